@@ -1,0 +1,193 @@
+//! Attack sets of every piece, and the geometry between squares, from tables built at
+//! compile time.
+
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::magic;
+use crate::role::Role;
+use crate::square::Square;
+
+const fn step_table(steps: &[(i32, i32)]) -> [u64; 64] {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < steps.len() {
+            let file = (sq % 8) as i32 + steps[i].0;
+            let rank = (sq / 8) as i32 + steps[i].1;
+            if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                table[sq] |= 1 << (rank * 8 + file);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [u64; 64] = step_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = step_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
+
+const ALL_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// For every pair of squares on a common line: the squares strictly between them
+/// (`between`) and the whole line through both (`line`); empty otherwise.
+const fn geometry(whole_line: bool) -> [[u64; 64]; 64] {
+    let mut table = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = ALL_DIRECTIONS[d];
+            // Walk both ways from `a` to list the line through it in this direction.
+            let mut line = 1u64 << a;
+            let mut sign = -1;
+            while sign <= 1 {
+                let mut file = (a % 8) as i32 + sign * df;
+                let mut rank = (a / 8) as i32 + sign * dr;
+                while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                    line |= 1 << (rank * 8 + file);
+                    file += sign * df;
+                    rank += sign * dr;
+                }
+                sign += 2;
+            }
+            // Now each square on the line gets its entries.
+            let mut sign = -1;
+            while sign <= 1 {
+                let mut between = 0u64;
+                let mut file = (a % 8) as i32 + sign * df;
+                let mut rank = (a / 8) as i32 + sign * dr;
+                while file >= 0 && file < 8 && rank >= 0 && rank < 8 {
+                    let b = (rank * 8 + file) as usize;
+                    table[a][b] = if whole_line { line } else { between };
+                    between |= 1 << b;
+                    file += sign * df;
+                    rank += sign * dr;
+                }
+                sign += 2;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+static BETWEEN: [[u64; 64]; 64] = geometry(false);
+static LINE: [[u64; 64]; 64] = geometry(true);
+
+#[inline(always)]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT[sq.index()])
+}
+
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    Bitboard(KING[sq.index()])
+}
+
+/// The squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN[color.index()][sq.index()])
+}
+
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(magic::rook_attacks(sq.index(), occupied.0))
+}
+
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(magic::bishop_attacks(sq.index(), occupied.0))
+}
+
+#[inline(always)]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// The squares a piece of this kind attacks from `sq`.
+#[inline]
+pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occupied),
+        Role::Rook => rook_attacks(sq, occupied),
+        Role::Queen => queen_attacks(sq, occupied),
+        Role::King => king_attacks(sq),
+    }
+}
+
+/// The squares strictly between two squares on a common rank, file or diagonal.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a.index()][b.index()])
+}
+
+/// The whole rank, file or diagonal through two squares (empty if they share none).
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINE[a.index()][b.index()])
+}
+
+/// Whether three squares lie on one rank, file or diagonal.
+#[inline(always)]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_in_corner_has_two_targets() {
+        assert_eq!(knight_attacks(Square::A1), Bitboard::from_iter([Square::B3, Square::C2]));
+    }
+
+    #[test]
+    fn pawns_attack_forward_diagonals() {
+        assert_eq!(pawn_attacks(Color::White, Square::A2), Bitboard::from_square(Square::B3));
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::E5),
+            Bitboard::from_iter([Square::D4, Square::F4])
+        );
+    }
+
+    #[test]
+    fn between_is_exclusive_and_empty_off_line() {
+        assert_eq!(between(Square::A1, Square::D4), Bitboard::from_iter([Square::B2, Square::C3]));
+        assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
+        assert_eq!(between(Square::E1, Square::E2), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn line_spans_the_board() {
+        assert_eq!(line(Square::C1, Square::C5), Bitboard::file(crate::square::File::C));
+        assert!(aligned(Square::A1, Square::H8, Square::D4));
+        assert!(!aligned(Square::A1, Square::H8, Square::D5));
+        assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);
+    }
+}

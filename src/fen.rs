@@ -1,0 +1,474 @@
+//! Forsyth-Edwards Notation: text to a validated position and back.
+//!
+//! Parsing is two steps that never mix: the text becomes a `Setup` (syntax errors are
+//! `ParseFenError`), then the setup becomes a `Position` (errors of meaning are
+//! `PositionError`).
+
+use std::fmt;
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::position::{back_rank, Position};
+use crate::role::{Piece, Role};
+use crate::square::{File, Rank, Square};
+
+/// One castling right as written: `K`/`Q` (the outermost rook on that side, X-FEN) or a
+/// rook's file letter (Shredder-FEN, or X-FEN for an inner rook).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingToken {
+    KingSide(Color),
+    QueenSide(Color),
+    RookFile(Color, File),
+}
+
+/// A FEN's fields, parsed but not yet checked for meaning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: [Option<Piece>; 64],
+    pub turn: Color,
+    pub castling: Vec<CastlingToken>,
+    pub ep_square: Option<Square>,
+    pub halfmoves: u32,
+    pub fullmoves: u32,
+}
+
+/// Why a FEN's text is malformed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseFenError {
+    /// Not 4 to 6 space-separated fields.
+    FieldCount(usize),
+    /// The placement does not have 8 ranks.
+    RankCount(usize),
+    /// A rank of the placement does not cover 8 squares.
+    RankLength(Rank),
+    /// A character in the placement that is neither a piece letter nor a digit 1-8.
+    PieceChar(char),
+    Turn(String),
+    Castling(String),
+    EnPassant(String),
+    Halfmoves(String),
+    Fullmoves(String),
+}
+
+impl fmt::Display for ParseFenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseFenError::FieldCount(n) => {
+                write!(f, "expected 4 to 6 fields (placement, side, castling, en passant, clocks), found {n}")
+            }
+            ParseFenError::RankCount(n) => write!(f, "the placement has {n} ranks, not 8"),
+            ParseFenError::RankLength(rank) => {
+                write!(f, "rank {rank} of the placement does not cover 8 squares")
+            }
+            ParseFenError::PieceChar(c) => write!(f, "'{c}' in the placement is not a piece or a count"),
+            ParseFenError::Turn(s) => write!(f, "side to move '{s}' is not 'w' or 'b'"),
+            ParseFenError::Castling(s) => write!(f, "castling field '{s}' is not '-', KQkq or rook files"),
+            ParseFenError::EnPassant(s) => write!(f, "en-passant field '{s}' is not '-' or a square"),
+            ParseFenError::Halfmoves(s) => write!(f, "half-move clock '{s}' is not a number"),
+            ParseFenError::Fullmoves(s) => write!(f, "move number '{s}' is not a number"),
+        }
+    }
+}
+
+impl std::error::Error for ParseFenError {}
+
+/// Why a setup is not a legal chess position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A side does not have exactly one king.
+    KingCount(Color, u32),
+    TooManyPieces(Color),
+    TooManyPawns(Color),
+    /// A pawn on the first or last rank.
+    PawnOnBackRank(Square),
+    /// The side that just moved is in check.
+    OppositeCheck,
+    /// The side to move is attacked by more than two pieces.
+    TooManyCheckers,
+    /// A check no legal last move could have given.
+    ImpossibleCheck,
+    /// A castling right with no king and rook in place for it.
+    Castling(CastlingToken),
+    /// An en-passant square no pawn could just have skipped.
+    EnPassant(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::KingCount(color, n) => write!(f, "{color} has {n} kings, not exactly one"),
+            PositionError::TooManyPieces(color) => write!(f, "{color} has more than 16 pieces"),
+            PositionError::TooManyPawns(color) => write!(f, "{color} has more than 8 pawns"),
+            PositionError::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, on the first or last rank"),
+            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+            PositionError::TooManyCheckers => f.write_str("the king is attacked by more than two pieces"),
+            PositionError::ImpossibleCheck => f.write_str("no legal move could have given this check"),
+            PositionError::Castling(token) => {
+                let (color, what) = match token {
+                    CastlingToken::KingSide(c) => (c, "king-side".to_string()),
+                    CastlingToken::QueenSide(c) => (c, "queen-side".to_string()),
+                    CastlingToken::RookFile(c, file) => (c, format!("{file}-file")),
+                };
+                write!(f, "{color} has {what} castling rights without its king and rook in place")
+            }
+            PositionError::EnPassant(sq) => {
+                write!(f, "en-passant square {sq} is not behind a pawn that just advanced two squares")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Any reason a FEN is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    Parse(ParseFenError),
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => e.fmt(f),
+            FenError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl From<ParseFenError> for FenError {
+    fn from(e: ParseFenError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
+
+fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], ParseFenError> {
+    let mut board = [None; 64];
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(ParseFenError::RankCount(ranks.len()));
+    }
+    for (row, rank_text) in ranks.iter().enumerate() {
+        let rank_index = 7 - row as u32;
+        let rank = Rank::new(rank_index).unwrap_or(Rank::FIRST);
+        let mut file = 0u32;
+        for c in rank_text.chars() {
+            if let Some(skip) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += skip;
+            } else if let Some(piece) = Piece::from_char(c) {
+                if file >= 8 {
+                    return Err(ParseFenError::RankLength(rank));
+                }
+                board[(rank_index * 8 + file) as usize] = Some(piece);
+                file += 1;
+            } else {
+                return Err(ParseFenError::PieceChar(c));
+            }
+            if file > 8 {
+                return Err(ParseFenError::RankLength(rank));
+            }
+        }
+        if file != 8 {
+            return Err(ParseFenError::RankLength(rank));
+        }
+    }
+    Ok(board)
+}
+
+fn parse_castling(text: &str) -> Result<Vec<CastlingToken>, ParseFenError> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut tokens = Vec::new();
+    for c in text.chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let token = match c.to_ascii_lowercase() {
+            'k' => CastlingToken::KingSide(color),
+            'q' => CastlingToken::QueenSide(color),
+            _ => match File::from_char(c) {
+                Some(file) => CastlingToken::RookFile(color, file),
+                None => return Err(ParseFenError::Castling(text.to_string())),
+            },
+        };
+        if tokens.contains(&token) {
+            return Err(ParseFenError::Castling(text.to_string()));
+        }
+        tokens.push(token);
+    }
+    Ok(tokens)
+}
+
+impl Setup {
+    /// Parses the six (or four or five: the clocks default to `0 1`) fields of a FEN.
+    pub fn parse(text: &str) -> Result<Setup, ParseFenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(ParseFenError::FieldCount(fields.len()));
+        }
+        let board = parse_placement(fields[0])?;
+        let turn = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            other => return Err(ParseFenError::Turn(other.to_string())),
+        };
+        let castling = parse_castling(fields[2])?;
+        let ep_square = match fields[3] {
+            "-" => None,
+            s => Some(Square::parse(s).ok_or_else(|| ParseFenError::EnPassant(s.to_string()))?),
+        };
+        let halfmoves = match fields.get(4) {
+            Some(s) => s.parse().map_err(|_| ParseFenError::Halfmoves(s.to_string()))?,
+            None => 0,
+        };
+        let fullmoves = match fields.get(5) {
+            // A move number of 0 is a common slip for 1; take it as 1.
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| ParseFenError::Fullmoves(s.to_string()))?
+                .max(1),
+            None => 1,
+        };
+        Ok(Setup {
+            board,
+            turn,
+            castling,
+            ep_square,
+            halfmoves,
+            fullmoves,
+        })
+    }
+}
+
+/// The rook a castling token names, if the king stands on its back rank and the rook is
+/// there on the right side of it.
+fn castling_rook(pos: &Position, token: CastlingToken) -> Option<Square> {
+    let color = match token {
+        CastlingToken::KingSide(c) | CastlingToken::QueenSide(c) | CastlingToken::RookFile(c, _) => c,
+    };
+    let rank = back_rank(color);
+    let king = pos.pieces(color, Role::King).first()?;
+    if king.rank() != rank {
+        return None;
+    }
+    let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
+    match token {
+        CastlingToken::KingSide(_) => rooks.filter(|r| r.file() > king.file()).last(),
+        CastlingToken::QueenSide(_) => rooks.filter(|r| r.file() < king.file()).next(),
+        CastlingToken::RookFile(_, file) => {
+            let rook = Square::from_coords(file, rank);
+            (rooks.contains(rook) && file != king.file()).then_some(rook)
+        }
+    }
+}
+
+impl Position {
+    /// Parses and validates a FEN.
+    pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        let setup = Setup::parse(text)?;
+        Ok(Position::from_setup(&setup)?)
+    }
+
+    /// Validates a setup as a legal position.
+    pub fn from_setup(setup: &Setup) -> Result<Position, PositionError> {
+        let mut pos = Position::empty();
+        for (sq, piece) in Square::ALL.into_iter().zip(setup.board) {
+            if let Some(piece) = piece {
+                pos.put(piece, sq);
+            }
+        }
+        pos.turn = setup.turn;
+        pos.halfmoves = setup.halfmoves;
+        pos.fullmoves = setup.fullmoves;
+
+        for color in Color::ALL {
+            let kings = pos.pieces(color, Role::King).count();
+            if kings != 1 {
+                return Err(PositionError::KingCount(color, kings));
+            }
+            if pos.by_color(color).count() > 16 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+            if pos.pieces(color, Role::Pawn).count() > 8 {
+                return Err(PositionError::TooManyPawns(color));
+            }
+        }
+        let back_ranks = Bitboard::rank(Rank::FIRST) | Bitboard::rank(Rank::EIGHTH);
+        if let Some(sq) = (pos.by_role(Role::Pawn) & back_ranks).first() {
+            return Err(PositionError::PawnOnBackRank(sq));
+        }
+
+        for &token in &setup.castling {
+            let rook = castling_rook(&pos, token).ok_or(PositionError::Castling(token))?;
+            pos.castling = pos.castling.with(rook);
+        }
+        // At most one castling rook on each side of each king.
+        for color in Color::ALL {
+            let king = pos.king(color);
+            let rooks = pos.castling & Bitboard::rank(back_rank(color));
+            let king_side = rooks.filter(|r| r.file() > king.file()).count();
+            let queen_side = rooks.filter(|r| r.file() < king.file()).count();
+            if king_side > 1 || queen_side > 1 {
+                if let Some(&token) = setup.castling.last() {
+                    return Err(PositionError::Castling(token));
+                }
+            }
+        }
+
+        if let Some(ep) = setup.ep_square {
+            pos.ep_square = validate_ep(&pos, ep)?;
+        }
+
+        let them = pos.turn.other();
+        if pos.attackers_to(pos.king(them), pos.turn, pos.occupied()).is_nonempty() {
+            return Err(PositionError::OppositeCheck);
+        }
+        validate_checkers(&pos, setup.ep_square)?;
+
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// The FEN of this position: X-FEN castling, and the en-passant square only when a
+    /// legal en-passant capture exists, so equal positions print equal FENs.
+    pub fn fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                let sq = Square::from_index_wrapping(rank * 8 + file);
+                match self.piece_at(sq) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push(' ');
+        fen.push(self.turn.char());
+        fen.push(' ');
+        fen.push_str(&self.castling_field());
+        fen.push(' ');
+        match self.legal_ep_square() {
+            Some(sq) => fen.push_str(&sq.to_string()),
+            None => fen.push('-'),
+        }
+        fen.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        fen
+    }
+
+    /// The castling field in X-FEN: `K`/`Q` for the outermost rook on a side, the rook's
+    /// file letter for an inner one; white first, king side first.
+    pub fn castling_field(&self) -> String {
+        let mut field = String::new();
+        for color in Color::ALL {
+            let rank = back_rank(color);
+            let king = self.king(color);
+            let rooks = self.pieces(color, Role::Rook) & Bitboard::rank(rank);
+            let rights = self.castling & Bitboard::rank(rank);
+            let outer_king_side = rooks.filter(|r| r.file() > king.file()).last();
+            let outer_queen_side = rooks.filter(|r| r.file() < king.file()).next();
+            let mut ordered: Vec<Square> = rights.collect();
+            ordered.reverse();
+            for rook in ordered {
+                let c = if Some(rook) == outer_king_side {
+                    'K'
+                } else if Some(rook) == outer_queen_side {
+                    'Q'
+                } else {
+                    rook.file().char().to_ascii_uppercase()
+                };
+                field.push(if color.is_white() { c } else { c.to_ascii_lowercase() });
+            }
+        }
+        if field.is_empty() {
+            field.push('-');
+        }
+        field
+    }
+}
+
+/// Checks an en-passant square: on the sixth (or third) rank, empty, with the square the
+/// pawn came from empty and the pawn in front. Returns the square to keep: `None` when no
+/// pawn of the side to move stands beside the advanced pawn (so it could never matter).
+fn validate_ep(pos: &Position, ep: Square) -> Result<Option<Square>, PositionError> {
+    let us = pos.turn;
+    let them = us.other();
+    let (ep_rank, up): (Rank, i32) = match us {
+        Color::White => (Rank::SIXTH, 8),
+        Color::Black => (Rank::THIRD, -8),
+    };
+    let error = PositionError::EnPassant(ep);
+    if ep.rank() != ep_rank {
+        return Err(error);
+    }
+    let pawn = ep.offset(-up).ok_or(error.clone())?;
+    let origin = ep.offset(up).ok_or(error.clone())?;
+    let occupied = pos.occupied();
+    if occupied.contains(ep) || occupied.contains(origin) || !pos.pieces(them, Role::Pawn).contains(pawn) {
+        return Err(error);
+    }
+    let capturers = attacks::pawn_attacks(them, ep) & pos.pieces(us, Role::Pawn);
+    Ok(capturers.is_nonempty().then_some(ep))
+}
+
+/// Refuses checks that no legal last move could have given.
+fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionError> {
+    let king = pos.king(pos.turn);
+    let checkers = pos.checkers();
+    if checkers.count() > 2 {
+        return Err(PositionError::TooManyCheckers);
+    }
+    let sliders = pos.rooks_queens() | pos.bishops_queens();
+    if checkers.count() == 2 {
+        let (a, b) = (checkers.single_square(), checkers.into_iter().last().unwrap_or(king));
+        // A double check needs a discovered check, always from a slider, and two checks
+        // along one line would have had to pass through each other.
+        if (checkers & sliders).is_empty() || attacks::aligned(a, b, king) {
+            return Err(PositionError::ImpossibleCheck);
+        }
+    }
+    if let Some(ep) = ep {
+        // The last move was the double push: every checker is that pawn or a slider
+        // uncovered by the pawn leaving its square.
+        let up = if pos.turn.is_white() { 8 } else { -8 };
+        if let (Some(pawn), Some(origin)) = (ep.offset(-up), ep.offset(up)) {
+            for checker in checkers {
+                let discovered = sliders.contains(checker) && attacks::between(king, checker).contains(origin);
+                if checker != pawn && !discovered {
+                    return Err(PositionError::ImpossibleCheck);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.fen())
+    }
+}

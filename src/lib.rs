@@ -1,0 +1,12 @@
+pub mod attacks;
+pub mod bitboard;
+pub mod color;
+pub mod fen;
+mod magic;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+mod polyglot;
+pub mod position;
+pub mod role;
+pub mod square;

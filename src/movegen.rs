@@ -1,0 +1,337 @@
+//! Legal move generation, written once over a `Sink` so that the same code fills a move
+//! list or only counts moves (perft's bulk counting at the leaves).
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::{back_rank, Position};
+use crate::role::Role;
+use crate::square::{File, Rank, Square};
+
+/// Receives legal moves as the generator finds them, in sets where it can.
+pub(crate) trait Sink {
+    /// Ordinary moves of one piece (not a pawn) to each of `targets`.
+    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves to each of `targets`, each from `target - delta`.
+    fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind);
+    /// Pawn moves to the last rank: four promotions per target.
+    fn promotions(&mut self, targets: Bitboard, delta: i32);
+    /// One move of a special kind (castling, en passant).
+    fn single(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(Square::from_index_wrapping((to as i32 - delta) as u32), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                self.push(Move::new(from, to, MoveKind::Promotion(role)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts moves without listing them.
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _delta: i32, _kind: MoveKind) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _delta: i32) {
+        self.0 += 4 * u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn single(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
+const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
+const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+
+/// Moves every square of a set by `delta` index steps (positive is towards rank 8).
+#[inline(always)]
+fn shift(bb: Bitboard, delta: i32) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
+}
+
+impl Position {
+    /// Our pieces that stand alone between our king and an enemy slider aimed at it.
+    #[inline(always)]
+    pub(crate) fn pinned(&self, king: Square, us: Color) -> Bitboard {
+        let them = us.other();
+        let theirs = self.by_color(them);
+        let snipers = ((attacks::rook_attacks(king, theirs) & self.rooks_queens())
+            | (attacks::bishop_attacks(king, theirs) & self.bishops_queens()))
+            & theirs;
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & self.by_color(us)
+    }
+
+    /// Generates every legal move into `sink`.
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        let checkers = self.attackers_to(king, them, occupied);
+
+        // The king: every target not attacked once the king has left its square (so a
+        // slider's ray through the king's square counts).
+        let without_king = occupied.without(king);
+        let mut king_targets = Bitboard::EMPTY;
+        for to in attacks::king_attacks(king) & !ours {
+            if self.attackers_to(to, them, without_king).is_empty() {
+                king_targets = king_targets.with(to);
+            }
+        }
+        sink.piece(king, king_targets);
+
+        if checkers.has_more_than_one() {
+            return;
+        }
+        let target = match checkers.first() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => !ours,
+        };
+        let pinned = self.pinned(king, us);
+
+        for from in self.by_role(Role::Knight) & ours & !pinned {
+            sink.piece(from, attacks::knight_attacks(from) & target);
+        }
+        for from in self.bishops_queens() & ours {
+            let mut targets = attacks::bishop_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                targets &= attacks::line(king, from);
+            }
+            sink.piece(from, targets);
+        }
+        for from in self.rooks_queens() & ours {
+            let mut targets = attacks::rook_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                targets &= attacks::line(king, from);
+            }
+            sink.piece(from, targets);
+        }
+
+        self.generate_pawns(sink, king, pinned, target, checkers);
+        if checkers.is_empty() {
+            self.generate_castling(sink, king);
+        }
+    }
+
+    #[inline(always)]
+    fn generate_pawns<S: Sink>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+        checkers: Bitboard,
+    ) {
+        let us = self.turn;
+        let them = us.other();
+        let theirs = self.by_color(them);
+        let occupied = self.occupied();
+        let pawns = self.pieces(us, Role::Pawn);
+        let (up, last_rank, double_rank) = match us {
+            Color::White => (8, Bitboard::rank(Rank::EIGHTH), Bitboard::rank(Rank::THIRD)),
+            Color::Black => (-8, Bitboard::rank(Rank::FIRST), Bitboard::rank(Rank::SIXTH)),
+        };
+
+        // Pushes: a pinned pawn may only advance along a pin on the king's file.
+        let pushers = pawns & (!pinned | Bitboard::file(king.file()));
+        let single = shift(pushers, up) & !occupied;
+        let double = shift(single & double_rank, up) & !occupied & target;
+        let single = single & target;
+        sink.pawns(single & !last_rank, up, MoveKind::Normal);
+        sink.promotions(single & last_rank, up);
+        sink.pawns(double, 2 * up, MoveKind::DoublePush);
+
+        // Captures by unpinned pawns, set-wise, towards each side.
+        let free = pawns & !pinned;
+        let victims = theirs & target;
+        for (mask, delta) in [(NOT_FILE_A, up - 1), (NOT_FILE_H, up + 1)] {
+            let hits = shift(free & mask, delta) & victims;
+            sink.pawns(hits & !last_rank, delta, MoveKind::Normal);
+            sink.promotions(hits & last_rank, delta);
+        }
+        // A pinned pawn may capture only the pinning piece along its diagonal.
+        for from in pawns & pinned {
+            let hits = attacks::pawn_attacks(us, from) & victims & attacks::line(king, from);
+            if let Some(to) = hits.first() {
+                let delta = to as i32 - from as i32;
+                let hit = Bitboard::from_square(to);
+                sink.pawns(hit & !last_rank, delta, MoveKind::Normal);
+                sink.promotions(hit & last_rank, delta);
+            }
+        }
+
+        if let Some(ep) = self.ep_square {
+            let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
+            // A knight's or another pawn's check cannot be answered by en passant.
+            if (checkers & !self.by_role(Role::Rook) & !self.by_role(Role::Bishop) & !self.by_role(Role::Queen))
+                .without(victim)
+                .is_nonempty()
+            {
+                return;
+            }
+            for from in attacks::pawn_attacks(them, ep) & pawns {
+                // Play it on the occupancy and look for a slider that now sees the king:
+                // this covers pins, the two pawns leaving one rank, and slider checks.
+                let after = occupied.without(from).without(victim).with(ep);
+                let sliders = theirs.without(victim);
+                if (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
+                    && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
+                        .is_empty()
+                {
+                    sink.single(Move::new(from, ep, MoveKind::EnPassant));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square) {
+        let us = self.turn;
+        let rank = back_rank(us);
+        let rooks = self.castling & Bitboard::rank(rank);
+        if rooks.is_empty() {
+            return;
+        }
+        for rook in rooks {
+            if self.is_castling_legal(king, rook) {
+                sink.single(Move::new(king, rook, MoveKind::Castle));
+            }
+        }
+    }
+
+    /// Where king and rook end up when the king castles with the rook on `rook`.
+    pub(crate) fn castling_targets(king: Square, rook: Square) -> (Square, Square) {
+        let rank = king.rank();
+        if rook.file() > king.file() {
+            (Square::from_coords(File::G, rank), Square::from_coords(File::F, rank))
+        } else {
+            (Square::from_coords(File::C, rank), Square::from_coords(File::D, rank))
+        }
+    }
+
+    /// Whether castling with this rook is blocked by another piece.
+    pub(crate) fn is_castling_blocked(&self, king: Square, rook: Square) -> bool {
+        let (king_to, rook_to) = Position::castling_targets(king, rook);
+        let path = (attacks::between(king, king_to).with(king_to)
+            | attacks::between(rook, rook_to).with(rook_to))
+        .without(king)
+        .without(rook);
+        (path & self.occupied()).is_nonempty()
+    }
+
+    /// The first square on the king's castling path (its destination included) that an
+    /// enemy attacks once king and rook have left their squares.
+    pub(crate) fn castling_attacked_square(&self, king: Square, rook: Square) -> Option<Square> {
+        let (king_to, _) = Position::castling_targets(king, rook);
+        let occupied = self.occupied().without(king).without(rook);
+        let them = self.turn.other();
+        (attacks::between(king, king_to).with(king_to))
+            .find(|&sq| self.attackers_to(sq, them, occupied).is_nonempty())
+    }
+
+    #[inline(always)]
+    fn is_castling_legal(&self, king: Square, rook: Square) -> bool {
+        !self.is_castling_blocked(king, rook) && self.castling_attacked_square(king, rook).is_none()
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// The number of legal moves, without listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
+    /// The legal moves of the piece on `from`.
+    pub fn legal_moves_from(&self, from: Square) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from() == from);
+        list
+    }
+
+    /// Whether a move is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// The en-passant square only when a legal en-passant capture exists.
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        self.legal_moves()
+            .iter()
+            .any(|m| m.is_en_passant())
+            .then_some(ep)
+    }
+}

@@ -1,0 +1,215 @@
+//! Moves and fixed-capacity move lists.
+
+use std::fmt;
+
+use crate::role::Role;
+use crate::square::Square;
+
+/// What is special about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// Any move or capture that is none of the below.
+    Normal,
+    /// A pawn's two-square advance.
+    DoublePush,
+    /// A pawn capturing en passant; the target is the empty square behind the captured pawn.
+    EnPassant,
+    /// Castling; the target is the castling rook's square (king takes own rook), so the
+    /// same encoding serves standard chess and Chess960.
+    Castle,
+    /// A pawn reaching the last rank, becoming this piece.
+    Promotion(Role),
+}
+
+/// A move, packed in 16 bits: origin (6), target (6), kind (4).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+const KIND_NORMAL: u16 = 0;
+const KIND_DOUBLE_PUSH: u16 = 1;
+const KIND_EN_PASSANT: u16 = 2;
+const KIND_CASTLE: u16 = 3;
+const KIND_PROMOTION: u16 = 4; // + role index - 1: knight 4, bishop 5, rook 6, queen 7
+
+impl Move {
+    /// Packs a move. A promotion to a pawn or king is stored as a queen promotion; the
+    /// move generator never asks for one.
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
+        let code = match kind {
+            MoveKind::Normal => KIND_NORMAL,
+            MoveKind::DoublePush => KIND_DOUBLE_PUSH,
+            MoveKind::EnPassant => KIND_EN_PASSANT,
+            MoveKind::Castle => KIND_CASTLE,
+            MoveKind::Promotion(Role::Knight) => KIND_PROMOTION,
+            MoveKind::Promotion(Role::Bishop) => KIND_PROMOTION + 1,
+            MoveKind::Promotion(Role::Rook) => KIND_PROMOTION + 2,
+            MoveKind::Promotion(_) => KIND_PROMOTION + 3,
+        };
+        Move(from as u16 | (to as u16) << 6 | code << 12)
+    }
+
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index_wrapping(self.0 as u32 & 63)
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index_wrapping((self.0 as u32 >> 6) & 63)
+    }
+
+    #[inline(always)]
+    pub const fn kind(self) -> MoveKind {
+        match self.0 >> 12 {
+            KIND_NORMAL => MoveKind::Normal,
+            KIND_DOUBLE_PUSH => MoveKind::DoublePush,
+            KIND_EN_PASSANT => MoveKind::EnPassant,
+            KIND_CASTLE => MoveKind::Castle,
+            KIND_PROMOTION => MoveKind::Promotion(Role::Knight),
+            5 => MoveKind::Promotion(Role::Bishop),
+            6 => MoveKind::Promotion(Role::Rook),
+            _ => MoveKind::Promotion(Role::Queen),
+        }
+    }
+
+    /// The piece a pawn becomes, for promotions.
+    #[inline(always)]
+    pub const fn promotion(self) -> Option<Role> {
+        match self.kind() {
+            MoveKind::Promotion(role) => Some(role),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn is_castle(self) -> bool {
+        self.0 >> 12 == KIND_CASTLE
+    }
+
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.0 >> 12 == KIND_EN_PASSANT
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from(), self.to())?;
+        match self.kind() {
+            MoveKind::Normal => Ok(()),
+            MoveKind::DoublePush => f.write_str("(double)"),
+            MoveKind::EnPassant => f.write_str("(ep)"),
+            MoveKind::Castle => f.write_str("(castle)"),
+            MoveKind::Promotion(role) => write!(f, "{}", role.lower_char()),
+        }
+    }
+}
+
+/// The most legal moves any chess position has is 218; this leaves room.
+pub const MAX_MOVES: usize = 256;
+
+/// A list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move(0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move. The list holds every legal move of any position, so this only
+    /// drops a move if a caller pushes more than `MAX_MOVES`.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len.min(MAX_MOVES)]
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Keeps the moves for which `keep` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len.min(MAX_MOVES) {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips_every_kind() {
+        for kind in [
+            MoveKind::Normal,
+            MoveKind::DoublePush,
+            MoveKind::EnPassant,
+            MoveKind::Castle,
+            MoveKind::Promotion(Role::Knight),
+            MoveKind::Promotion(Role::Bishop),
+            MoveKind::Promotion(Role::Rook),
+            MoveKind::Promotion(Role::Queen),
+        ] {
+            let m = Move::new(Square::H7, Square::G8, kind);
+            assert_eq!((m.from(), m.to(), m.kind()), (Square::H7, Square::G8, kind));
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! A chess position: placement, side to move, castling rights, en passant, clocks and the
+//! Polyglot key, updated move by move.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::color::Color;
+use crate::moves::{Move, MoveKind};
+use crate::polyglot::RANDOM;
+use crate::role::{Piece, Role};
+use crate::square::{File, Rank, Square};
+
+/// A position. It is small and `Copy`: playing a move on a copy is how callers keep the
+/// previous position (copy-make), and the copy is the exact undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) by_role: [Bitboard; 6],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) turn: Color,
+    /// The squares of the rooks that may still castle (with their king), both colours.
+    pub(crate) castling: Bitboard,
+    /// The square a pawn of the side to move could capture en passant onto. Set only when
+    /// such a pawn stands beside the pawn that just advanced two squares, as in the
+    /// Polyglot key; whether the capture is legal is the move generator's business.
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) key: u64,
+}
+
+const CASTLING_KEY_BASE: usize = 768;
+const EP_KEY_BASE: usize = 772;
+const TURN_KEY: u64 = RANDOM[780];
+
+#[inline(always)]
+fn piece_key(color: Color, role: Role, sq: Square) -> u64 {
+    let kind = 2 * role.index() + usize::from(color.is_white());
+    RANDOM[(64 * kind + sq.index()) % CASTLING_KEY_BASE]
+}
+
+#[inline(always)]
+fn ep_key(sq: Square) -> u64 {
+    RANDOM[EP_KEY_BASE + sq.file().index()]
+}
+
+/// The first rank of a side.
+#[inline(always)]
+pub(crate) fn back_rank(color: Color) -> Rank {
+    color.fold(Rank::FIRST, Rank::EIGHTH)
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        const WHITE: u64 = 0xffff;
+        const BLACK: u64 = 0xffff << 48;
+        let mut pos = Position {
+            by_role: [
+                Bitboard(0x00ff_0000_0000_ff00),
+                Bitboard(0x4200_0000_0000_0042),
+                Bitboard(0x2400_0000_0000_0024),
+                Bitboard(0x8100_0000_0000_0081),
+                Bitboard(0x0800_0000_0000_0008),
+                Bitboard(0x1000_0000_0000_0010),
+            ],
+            by_color: [Bitboard(WHITE), Bitboard(BLACK)],
+            turn: Color::White,
+            castling: Bitboard(0x8100_0000_0000_0081),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    /// An empty board with white to move and no rights; the building block for setups.
+    pub(crate) fn empty() -> Position {
+        Position {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            turn: Color::White,
+            castling: Bitboard::EMPTY,
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+            key: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The squares of the rooks that may still castle.
+    #[inline(always)]
+    pub fn castling_rooks(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The en-passant target square, when a pawn of the side to move stands ready to
+    /// capture there (the capture may still be illegal; see `legal_ep_square`).
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline(always)]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The move number, starting at 1 and incremented after black moves.
+    #[inline(always)]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The Polyglot key of this position.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    /// The king of a side. Every position this crate builds has exactly one per side.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, Role::King).single_square()
+    }
+
+    #[inline(always)]
+    pub(crate) fn rooks_queens(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn bishops_queens(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// The role of the piece on a square, if any.
+    #[inline(always)]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        Role::ALL
+            .into_iter()
+            .find(|role| self.by_role[role.index()].contains(sq))
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let role = self.role_at(sq)?;
+        let color = if self.by_color[0].contains(sq) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { color, role })
+    }
+
+    /// The pieces of `attacker` that attack `sq`, given the occupied squares.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let theirs = self.by_color[attacker.index()];
+        ((attacks::rook_attacks(sq, occupied) & self.rooks_queens())
+            | (attacks::bishop_attacks(sq, occupied) & self.bishops_queens())
+            | (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(attacker.other(), sq) & self.by_role(Role::Pawn)))
+            & theirs
+    }
+
+    /// Whether `attacker` attacks `sq` in this position.
+    pub fn is_attacked(&self, sq: Square, attacker: Color) -> bool {
+        self.attackers_to(sq, attacker, self.occupied()).is_nonempty()
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers_to(self.king(self.turn), self.turn.other(), self.occupied())
+    }
+
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.checkers().is_nonempty()
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, color: Color, role: Role, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.by_color[color.index()] ^= bit;
+        self.by_role[role.index()] ^= bit;
+        self.key ^= piece_key(color, role, sq);
+    }
+
+    /// Puts a piece on an empty square (for building positions).
+    pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+        self.toggle(piece.color, piece.role, sq);
+    }
+
+    /// The Polyglot castling contribution of a set of rights: each rook counts as
+    /// king-side when it stands on the h-file side of its king.
+    pub(crate) fn castling_key(&self, rights: Bitboard) -> u64 {
+        let mut key = 0;
+        for rook in rights {
+            let color = if rook.rank() == Rank::FIRST {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let king_side = rook.file() > self.king(color).file();
+            key ^= RANDOM[CASTLING_KEY_BASE + 2 * color.index() + usize::from(!king_side)];
+        }
+        key
+    }
+
+    /// The Polyglot key from scratch.
+    pub(crate) fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in self.pieces(color, role) {
+                    key ^= piece_key(color, role, sq);
+                }
+            }
+        }
+        key ^= self.castling_key(self.castling);
+        if let Some(sq) = self.ep_square {
+            key ^= ep_key(sq);
+        }
+        if self.turn == Color::White {
+            key ^= TURN_KEY;
+        }
+        key
+    }
+
+    /// Plays a move that must be legal in this position (from the move generator or a
+    /// parser that checked it). An illegal move leaves an unspecified but memory-safe
+    /// position.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = us.other();
+        let from = m.from();
+        let to = m.to();
+        let role = self.role_at(from).unwrap_or(Role::Pawn);
+
+        if self.castling.is_nonempty() {
+            let mut rights = self.castling & !(Bitboard::from_square(from) | Bitboard::from_square(to));
+            if role == Role::King {
+                rights &= !Bitboard::rank(back_rank(us));
+            }
+            if rights != self.castling {
+                self.key ^= self.castling_key(self.castling) ^ self.castling_key(rights);
+                self.castling = rights;
+            }
+        }
+        if let Some(ep) = self.ep_square.take() {
+            self.key ^= ep_key(ep);
+        }
+        self.halfmoves += 1;
+
+        match m.kind() {
+            MoveKind::Castle => {
+                let rank = back_rank(us);
+                let (king_file, rook_file) = if to.file() > from.file() {
+                    (File::G, File::F)
+                } else {
+                    (File::C, File::D)
+                };
+                self.toggle(us, Role::King, from);
+                self.toggle(us, Role::Rook, to);
+                self.toggle(us, Role::King, Square::from_coords(king_file, rank));
+                self.toggle(us, Role::Rook, Square::from_coords(rook_file, rank));
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::from_coords(to.file(), from.rank());
+                self.toggle(them, Role::Pawn, victim);
+                self.toggle(us, Role::Pawn, from);
+                self.toggle(us, Role::Pawn, to);
+                self.halfmoves = 0;
+            }
+            kind => {
+                if self.by_color[them.index()].contains(to) {
+                    if let Some(captured) = self.role_at(to) {
+                        self.toggle(them, captured, to);
+                    }
+                    self.halfmoves = 0;
+                }
+                self.toggle(us, role, from);
+                match kind {
+                    MoveKind::Promotion(promoted) => self.toggle(us, promoted, to),
+                    _ => self.toggle(us, role, to),
+                }
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                    if kind == MoveKind::DoublePush {
+                        let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
+                        if (attacks::pawn_attacks(us, skipped) & self.pieces(them, Role::Pawn))
+                            .is_nonempty()
+                        {
+                            self.ep_square = Some(skipped);
+                            self.key ^= ep_key(skipped);
+                        }
+                    }
+                }
+            }
+        }
+
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+        self.key ^= TURN_KEY;
+    }
+
+    /// The position after a legal move.
+    #[inline]
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+}

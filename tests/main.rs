@@ -1,0 +1,3 @@
+//! One integration-test binary, so the suites link once.
+
+mod perft;
