@@ -45,7 +45,10 @@ static KING: [u64; 64] = step_table(&[
     (0, -1),
     (1, -1),
 ]);
-static PAWN: [[u64; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
+static PAWN: [[u64; 64]; 2] = [
+    step_table(&[(-1, 1), (1, 1)]),
+    step_table(&[(-1, -1), (1, -1)]),
+];
 
 const ALL_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -164,12 +167,18 @@ mod tests {
 
     #[test]
     fn knight_in_corner_has_two_targets() {
-        assert_eq!(knight_attacks(Square::A1), Bitboard::from_iter([Square::B3, Square::C2]));
+        assert_eq!(
+            knight_attacks(Square::A1),
+            Bitboard::from_iter([Square::B3, Square::C2])
+        );
     }
 
     #[test]
     fn pawns_attack_forward_diagonals() {
-        assert_eq!(pawn_attacks(Color::White, Square::A2), Bitboard::from_square(Square::B3));
+        assert_eq!(
+            pawn_attacks(Color::White, Square::A2),
+            Bitboard::from_square(Square::B3)
+        );
         assert_eq!(
             pawn_attacks(Color::Black, Square::E5),
             Bitboard::from_iter([Square::D4, Square::F4])
@@ -178,14 +187,20 @@ mod tests {
 
     #[test]
     fn between_is_exclusive_and_empty_off_line() {
-        assert_eq!(between(Square::A1, Square::D4), Bitboard::from_iter([Square::B2, Square::C3]));
+        assert_eq!(
+            between(Square::A1, Square::D4),
+            Bitboard::from_iter([Square::B2, Square::C3])
+        );
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(between(Square::E1, Square::E2), Bitboard::EMPTY);
     }
 
     #[test]
     fn line_spans_the_board() {
-        assert_eq!(line(Square::C1, Square::C5), Bitboard::file(crate::square::File::C));
+        assert_eq!(
+            line(Square::C1, Square::C5),
+            Bitboard::file(crate::square::File::C)
+        );
         assert!(aligned(Square::A1, Square::H8, Square::D4));
         assert!(!aligned(Square::A1, Square::H8, Square::D5));
         assert_eq!(line(Square::A1, Square::B3), Bitboard::EMPTY);

@@ -61,10 +61,16 @@ impl fmt::Display for ParseFenError {
             ParseFenError::RankLength(rank) => {
                 write!(f, "rank {rank} of the placement does not cover 8 squares")
             }
-            ParseFenError::PieceChar(c) => write!(f, "'{c}' in the placement is not a piece or a count"),
+            ParseFenError::PieceChar(c) => {
+                write!(f, "'{c}' in the placement is not a piece or a count")
+            }
             ParseFenError::Turn(s) => write!(f, "side to move '{s}' is not 'w' or 'b'"),
-            ParseFenError::Castling(s) => write!(f, "castling field '{s}' is not '-', KQkq or rook files"),
-            ParseFenError::EnPassant(s) => write!(f, "en-passant field '{s}' is not '-' or a square"),
+            ParseFenError::Castling(s) => {
+                write!(f, "castling field '{s}' is not '-', KQkq or rook files")
+            }
+            ParseFenError::EnPassant(s) => {
+                write!(f, "en-passant field '{s}' is not '-' or a square")
+            }
             ParseFenError::Halfmoves(s) => write!(f, "half-move clock '{s}' is not a number"),
             ParseFenError::Fullmoves(s) => write!(f, "move number '{s}' is not a number"),
         }
@@ -97,23 +103,37 @@ pub enum PositionError {
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PositionError::KingCount(color, n) => write!(f, "{color} has {n} kings, not exactly one"),
+            PositionError::KingCount(color, n) => {
+                write!(f, "{color} has {n} kings, not exactly one")
+            }
             PositionError::TooManyPieces(color) => write!(f, "{color} has more than 16 pieces"),
             PositionError::TooManyPawns(color) => write!(f, "{color} has more than 8 pawns"),
-            PositionError::PawnOnBackRank(sq) => write!(f, "pawn on {sq}, on the first or last rank"),
+            PositionError::PawnOnBackRank(sq) => {
+                write!(f, "pawn on {sq}, on the first or last rank")
+            }
             PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
-            PositionError::TooManyCheckers => f.write_str("the king is attacked by more than two pieces"),
-            PositionError::ImpossibleCheck => f.write_str("no legal move could have given this check"),
+            PositionError::TooManyCheckers => {
+                f.write_str("the king is attacked by more than two pieces")
+            }
+            PositionError::ImpossibleCheck => {
+                f.write_str("no legal move could have given this check")
+            }
             PositionError::Castling(token) => {
                 let (color, what) = match token {
                     CastlingToken::KingSide(c) => (c, "king-side".to_string()),
                     CastlingToken::QueenSide(c) => (c, "queen-side".to_string()),
                     CastlingToken::RookFile(c, file) => (c, format!("{file}-file")),
                 };
-                write!(f, "{color} has {what} castling rights without its king and rook in place")
+                write!(
+                    f,
+                    "{color} has {what} castling rights without its king and rook in place"
+                )
             }
             PositionError::EnPassant(sq) => {
-                write!(f, "en-passant square {sq} is not behind a pawn that just advanced two squares")
+                write!(
+                    f,
+                    "en-passant square {sq} is not behind a pawn that just advanced two squares"
+                )
             }
         }
     }
@@ -230,7 +250,9 @@ impl Setup {
             s => Some(Square::parse(s).ok_or_else(|| ParseFenError::EnPassant(s.to_string()))?),
         };
         let halfmoves = match fields.get(4) {
-            Some(s) => s.parse().map_err(|_| ParseFenError::Halfmoves(s.to_string()))?,
+            Some(s) => s
+                .parse()
+                .map_err(|_| ParseFenError::Halfmoves(s.to_string()))?,
             None => 0,
         };
         let fullmoves = match fields.get(5) {
@@ -256,7 +278,9 @@ impl Setup {
 /// there on the right side of it.
 fn castling_rook(pos: &Position, token: CastlingToken) -> Option<Square> {
     let color = match token {
-        CastlingToken::KingSide(c) | CastlingToken::QueenSide(c) | CastlingToken::RookFile(c, _) => c,
+        CastlingToken::KingSide(c)
+        | CastlingToken::QueenSide(c)
+        | CastlingToken::RookFile(c, _) => c,
     };
     let rank = back_rank(color);
     let king = pos.pieces(color, Role::King).first()?;
@@ -266,7 +290,7 @@ fn castling_rook(pos: &Position, token: CastlingToken) -> Option<Square> {
     let rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
     match token {
         CastlingToken::KingSide(_) => rooks.filter(|r| r.file() > king.file()).last(),
-        CastlingToken::QueenSide(_) => rooks.filter(|r| r.file() < king.file()).next(),
+        CastlingToken::QueenSide(_) => rooks.into_iter().find(|r| r.file() < king.file()),
         CastlingToken::RookFile(_, file) => {
             let rook = Square::from_coords(file, rank);
             (rooks.contains(rook) && file != king.file()).then_some(rook)
@@ -332,7 +356,10 @@ impl Position {
         }
 
         let them = pos.turn.other();
-        if pos.attackers_to(pos.king(them), pos.turn, pos.occupied()).is_nonempty() {
+        if pos
+            .attackers_to(pos.king(them), pos.turn, pos.occupied())
+            .is_nonempty()
+        {
             return Err(PositionError::OppositeCheck);
         }
         validate_checkers(&pos, setup.ep_square)?;
@@ -390,7 +417,7 @@ impl Position {
             let rooks = self.pieces(color, Role::Rook) & Bitboard::rank(rank);
             let rights = self.castling & Bitboard::rank(rank);
             let outer_king_side = rooks.filter(|r| r.file() > king.file()).last();
-            let outer_queen_side = rooks.filter(|r| r.file() < king.file()).next();
+            let outer_queen_side = rooks.into_iter().find(|r| r.file() < king.file());
             let mut ordered: Vec<Square> = rights.collect();
             ordered.reverse();
             for rook in ordered {
@@ -401,7 +428,11 @@ impl Position {
                 } else {
                     rook.file().char().to_ascii_uppercase()
                 };
-                field.push(if color.is_white() { c } else { c.to_ascii_lowercase() });
+                field.push(if color.is_white() {
+                    c
+                } else {
+                    c.to_ascii_lowercase()
+                });
             }
         }
         if field.is_empty() {
@@ -428,7 +459,10 @@ fn validate_ep(pos: &Position, ep: Square) -> Result<Option<Square>, PositionErr
     let pawn = ep.offset(-up).ok_or(error.clone())?;
     let origin = ep.offset(up).ok_or(error.clone())?;
     let occupied = pos.occupied();
-    if occupied.contains(ep) || occupied.contains(origin) || !pos.pieces(them, Role::Pawn).contains(pawn) {
+    if occupied.contains(ep)
+        || occupied.contains(origin)
+        || !pos.pieces(them, Role::Pawn).contains(pawn)
+    {
         return Err(error);
     }
     let capturers = attacks::pawn_attacks(them, ep) & pos.pieces(us, Role::Pawn);
@@ -444,7 +478,10 @@ fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionE
     }
     let sliders = pos.rooks_queens() | pos.bishops_queens();
     if checkers.count() == 2 {
-        let (a, b) = (checkers.single_square(), checkers.into_iter().last().unwrap_or(king));
+        let (a, b) = (
+            checkers.single_square(),
+            checkers.into_iter().last().unwrap_or(king),
+        );
         // A double check needs a discovered check, always from a slider, and two checks
         // along one line would have had to pass through each other.
         if (checkers & sliders).is_empty() || attacks::aligned(a, b, king) {
@@ -457,7 +494,8 @@ fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionE
         let up = if pos.turn.is_white() { 8 } else { -8 };
         if let (Some(pawn), Some(origin)) = (ep.offset(-up), ep.offset(up)) {
             for checker in checkers {
-                let discovered = sliders.contains(checker) && attacks::between(king, checker).contains(origin);
+                let discovered =
+                    sliders.contains(checker) && attacks::between(king, checker).contains(origin);
                 if checker != pawn && !discovered {
                     return Err(PositionError::ImpossibleCheck);
                 }

@@ -1,12 +1,21 @@
+//! chess-arbiter: the rules of chess, exactly, and fast.
+//!
+//! The core (`position`, `movegen`, `fen`, `san`, `uci`, `diagnose`, `perft`) knows
+//! nothing of input and output; the `protocol` layer turns command lines into answers.
+
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod diagnose;
 pub mod fen;
 mod magic;
+pub mod material;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 mod polyglot;
 pub mod position;
 pub mod role;
+pub mod san;
 pub mod square;
+pub mod uci;

@@ -96,7 +96,8 @@ static BISHOP_MAGICS: [Magic; 64] = BISHOP_BUILD.0;
 
 #[inline(always)]
 const fn slot(magic: &Magic, occupied: u64) -> usize {
-    magic.offset as usize + ((occupied & magic.mask).wrapping_mul(magic.factor) >> magic.shift) as usize
+    magic.offset as usize
+        + ((occupied & magic.mask).wrapping_mul(magic.factor) >> magic.shift) as usize
 }
 
 const fn fill(
@@ -337,8 +338,14 @@ mod tests {
     #[test]
     fn factors_are_collision_free() {
         for sq in 0..64 {
-            assert!(is_collision_free(sq, ROOK_FACTORS[sq], &ROOK_DIRECTIONS), "rook {sq}");
-            assert!(is_collision_free(sq, BISHOP_FACTORS[sq], &BISHOP_DIRECTIONS), "bishop {sq}");
+            assert!(
+                is_collision_free(sq, ROOK_FACTORS[sq], &ROOK_DIRECTIONS),
+                "rook {sq}"
+            );
+            assert!(
+                is_collision_free(sq, BISHOP_FACTORS[sq], &BISHOP_DIRECTIONS),
+                "bishop {sq}"
+            );
         }
     }
 
@@ -348,8 +355,14 @@ mod tests {
         for _ in 0..20_000 {
             let occupied = rng.next() & rng.next();
             let sq = (rng.next() % 64) as usize;
-            assert_eq!(rook_attacks(sq, occupied), ray_attacks(sq, occupied, &ROOK_DIRECTIONS));
-            assert_eq!(bishop_attacks(sq, occupied), ray_attacks(sq, occupied, &BISHOP_DIRECTIONS));
+            assert_eq!(
+                rook_attacks(sq, occupied),
+                ray_attacks(sq, occupied, &ROOK_DIRECTIONS)
+            );
+            assert_eq!(
+                bishop_attacks(sq, occupied),
+                ray_attacks(sq, occupied, &BISHOP_DIRECTIONS)
+            );
         }
     }
 }

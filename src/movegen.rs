@@ -32,7 +32,11 @@ impl Sink for MoveList {
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
         for to in targets {
-            self.push(Move::new(Square::from_index_wrapping((to as i32 - delta) as u32), to, kind));
+            self.push(Move::new(
+                Square::from_index_wrapping((to as i32 - delta) as u32),
+                to,
+                kind,
+            ));
         }
     }
 
@@ -215,9 +219,12 @@ impl Position {
         if let Some(ep) = self.ep_square {
             let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
             // A knight's or another pawn's check cannot be answered by en passant.
-            if (checkers & !self.by_role(Role::Rook) & !self.by_role(Role::Bishop) & !self.by_role(Role::Queen))
-                .without(victim)
-                .is_nonempty()
+            if (checkers
+                & !self.by_role(Role::Rook)
+                & !self.by_role(Role::Bishop)
+                & !self.by_role(Role::Queen))
+            .without(victim)
+            .is_nonempty()
             {
                 return;
             }
@@ -255,9 +262,15 @@ impl Position {
     pub(crate) fn castling_targets(king: Square, rook: Square) -> (Square, Square) {
         let rank = king.rank();
         if rook.file() > king.file() {
-            (Square::from_coords(File::G, rank), Square::from_coords(File::F, rank))
+            (
+                Square::from_coords(File::G, rank),
+                Square::from_coords(File::F, rank),
+            )
         } else {
-            (Square::from_coords(File::C, rank), Square::from_coords(File::D, rank))
+            (
+                Square::from_coords(File::C, rank),
+                Square::from_coords(File::D, rank),
+            )
         }
     }
 

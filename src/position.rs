@@ -193,7 +193,8 @@ impl Position {
 
     /// Whether `attacker` attacks `sq` in this position.
     pub fn is_attacked(&self, sq: Square, attacker: Color) -> bool {
-        self.attackers_to(sq, attacker, self.occupied()).is_nonempty()
+        self.attackers_to(sq, attacker, self.occupied())
+            .is_nonempty()
     }
 
     /// The pieces giving check to the side to move.
@@ -268,7 +269,8 @@ impl Position {
         let role = self.role_at(from).unwrap_or(Role::Pawn);
 
         if self.castling.is_nonempty() {
-            let mut rights = self.castling & !(Bitboard::from_square(from) | Bitboard::from_square(to));
+            let mut rights =
+                self.castling & !(Bitboard::from_square(from) | Bitboard::from_square(to));
             if role == Role::King {
                 rights &= !Bitboard::rank(back_rank(us));
             }

@@ -40,7 +40,10 @@ fn check_suite(keep: impl Fn(u64) -> bool) {
         for &(depth, expected) in case.depths.iter().filter(|(_, n)| keep(*n)) {
             let got = perft(&pos, depth);
             if got != expected {
-                failures.push(format!("{} depth {depth}: expected {expected}, got {got}", case.fen));
+                failures.push(format!(
+                    "{} depth {depth}: expected {expected}, got {got}",
+                    case.fen
+                ));
             }
         }
     }
@@ -67,7 +70,8 @@ fn startpos_depth_6() {
 #[test]
 #[ignore = "deep: run by scripts/perft-deep"]
 fn kiwipete_depth_5() {
-    let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let pos =
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     assert_eq!(pos.map(|p| perft(&p, 5)), Ok(193_690_690));
 }
 

@@ -1,0 +1,106 @@
+//! UCI move text (`e2e4`, `e7e8q`): parsing, printing and matching against the position.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::diagnose::IllegalMove;
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use crate::role::Role;
+use crate::square::Square;
+
+/// How castling is written in UCI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CastlingMode {
+    /// King to its destination (`e1g1`); king-takes-rook (`e1h1`) is accepted too.
+    #[default]
+    Standard,
+    /// King takes its own rook (`e1h1`), the only unambiguous form in Chess960.
+    Chess960,
+}
+
+/// A move as UCI text says it: squares and a promotion letter, not yet checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UciMove {
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<Role>,
+}
+
+/// Why text is not UCI move syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseUciError;
+
+impl fmt::Display for ParseUciError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a move in UCI notation (like e2e4 or e7e8q)")
+    }
+}
+
+impl std::error::Error for ParseUciError {}
+
+impl FromStr for UciMove {
+    type Err = ParseUciError;
+
+    /// Parses `e2e4` or `e7e8q` (the promotion letter in either case).
+    fn from_str(text: &str) -> Result<UciMove, ParseUciError> {
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(ParseUciError);
+        }
+        let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;
+        let to = Square::parse(&text[2..4]).ok_or(ParseUciError)?;
+        let promotion = match text[4..].chars().next() {
+            None => None,
+            Some(c) => Some(Role::from_char(c).ok_or(ParseUciError)?),
+        };
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(role) = self.promotion {
+            write!(f, "{}", role.lower_char())?;
+        }
+        Ok(())
+    }
+}
+
+impl Move {
+    /// The UCI text of this move.
+    pub fn to_uci(self, mode: CastlingMode) -> UciMove {
+        let to = match (self.kind(), mode) {
+            (MoveKind::Castle, CastlingMode::Standard) => {
+                Position::castling_targets(self.from(), self.to()).0
+            }
+            _ => self.to(),
+        };
+        UciMove {
+            from: self.from(),
+            to,
+            promotion: self.promotion(),
+        }
+    }
+}
+
+impl Position {
+    /// The legal move that UCI text names, or why there is none.
+    pub fn uci_to_move(&self, uci: UciMove, mode: CastlingMode) -> Result<Move, IllegalMove> {
+        self.diagnose(uci, mode)
+    }
+
+    /// Whether a legal move is written with `to` as its target square in this mode.
+    pub(crate) fn uci_target_matches(m: Move, to: Square, mode: CastlingMode) -> bool {
+        if m.to() == to {
+            return true;
+        }
+        m.is_castle()
+            && mode == CastlingMode::Standard
+            && Position::castling_targets(m.from(), m.to()).0 == to
+    }
+}
