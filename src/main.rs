@@ -1,1 +1,192 @@
-fn main() {}
+//! The `arbiter` binary: flags, the wiring of stdin and stdout, and exit statuses. All
+//! the protocol lives in the library.
+
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use anyhow::{Context as _, Result};
+use arbiter::position::Position;
+use arbiter::protocol::completion::complete;
+use arbiter::protocol::{Flow, Runner, Session};
+use arbiter::uci::CastlingMode;
+use clap::Parser;
+use rustyline::completion::Completer;
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::history::DefaultHistory;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+/// A chess rules oracle speaking a UCI-style line protocol (see docs/protocol.md).
+///
+/// Without -c or FILE, reads commands from stdin: a REPL with history and Tab
+/// completion on a terminal, the bare protocol otherwise.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version)]
+struct Cli {
+    /// Run this command, then exit (repeatable; runs before any FILE).
+    #[arg(short = 'c', long = "command", value_name = "CMD")]
+    commands: Vec<String>,
+
+    /// Start the game from this position instead of the standard one.
+    #[arg(long, value_name = "FEN")]
+    fen: Option<String>,
+
+    /// Start with UCI_Chess960 on: castling written king-takes-rook.
+    #[arg(long)]
+    chess960: bool,
+
+    /// Print each command as "> CMD" before its answer, making a transcript.
+    #[arg(long)]
+    echo: bool,
+
+    /// Command files to run in order ("-" is stdin).
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let base = match &cli.fen {
+        None => Position::startpos(),
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(pos) => pos,
+            Err(e) => {
+                eprintln!("arbiter: --fen: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut runner = Runner::new(Session::from_position(base, cli.chess960), out, cli.echo);
+    let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
+    match outcome {
+        Ok(()) => {}
+        // A reader that went away (`| head`, a closed GUI) is a normal end.
+        Err(e) if is_broken_pipe(&e) => {}
+        Err(e) => {
+            eprintln!("arbiter: {e:#}");
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::from(u8::from(runner.failed()))
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn run(cli: &Cli, runner: &mut Runner<impl Write>) -> Result<()> {
+    if cli.commands.is_empty() && cli.files.is_empty() {
+        if io::stdin().is_terminal() {
+            return repl(runner);
+        }
+        runner.run_stream(io::stdin().lock())?;
+        return Ok(());
+    }
+    for command in &cli.commands {
+        if runner.run_line(command)? == Flow::Quit {
+            return Ok(());
+        }
+    }
+    for path in &cli.files {
+        let flow = if path.as_os_str() == "-" {
+            runner.run_stream(io::stdin().lock())?
+        } else {
+            let file =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            runner.run_stream(file)?
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// What completion needs to know of the game: the position and how castling is written.
+type Snapshot = Rc<Cell<(Position, CastlingMode)>>;
+
+struct ReplHelper {
+    snapshot: Snapshot,
+}
+
+impl Completer for ReplHelper {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let (position, mode) = self.snapshot.get();
+        Ok(complete(line.get(..pos).unwrap_or(line), &position, mode))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+}
+
+impl Highlighter for ReplHelper {}
+
+impl Validator for ReplHelper {}
+
+impl Helper for ReplHelper {}
+
+fn history_path() -> Option<PathBuf> {
+    std::env::var_os("ARBITER_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".arbiter_history"))
+        })
+}
+
+fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
+    let snapshot: Snapshot = Rc::new(Cell::new(current(runner)));
+    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::new()?;
+    editor.set_helper(Some(ReplHelper {
+        snapshot: Rc::clone(&snapshot),
+    }));
+    let history = history_path();
+    if let Some(path) = &history {
+        // A missing history file is the normal first run.
+        let _ = editor.load_history(path);
+    }
+    loop {
+        match editor.readline("arbiter> ") {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = editor.add_history_entry(line.as_str());
+                }
+                let flow = runner.run_line(&line)?;
+                runner.flush()?;
+                snapshot.set(current(runner));
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if let Some(path) = &history {
+        let _ = editor.save_history(path);
+    }
+    Ok(())
+}
+
+fn current(runner: &Runner<impl Write>) -> (Position, CastlingMode) {
+    let game = runner.session().game();
+    (*game.position(), game.mode())
+}

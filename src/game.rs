@@ -1,0 +1,410 @@
+//! A game: a base position, the moves played from it, and its result.
+//!
+//! The position is `Copy`, so each ply keeps the position it was played from: undo is
+//! restoring that copy, which brings back captured pieces, castling rights, the
+//! en-passant square and the clocks exactly. Repetitions are counted in a map from the
+//! repetition key to the number of times the position has stood on the board since the
+//! base position, kept up to date ply by ply so that a long game replays in linear time.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::color::Color;
+use crate::diagnose::IllegalMove;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::san::SanError;
+use crate::uci::{CastlingMode, UciMove};
+
+/// The state of a game, as the protocol names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    Active,
+    Check,
+    Checkmate,
+    Stalemate,
+    Draw,
+    Resigned,
+}
+
+impl State {
+    pub const fn name(self) -> &'static str {
+        match self {
+            State::Active => "active",
+            State::Check => "check",
+            State::Checkmate => "checkmate",
+            State::Stalemate => "stalemate",
+            State::Draw => "draw",
+            State::Resigned => "resigned",
+        }
+    }
+}
+
+/// Why a game is drawn (or may be claimed drawn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    Agreement,
+    Threefold,
+    FiftyMove,
+    Fivefold,
+    SeventyFiveMove,
+    InsufficientMaterial,
+}
+
+impl DrawReason {
+    pub const fn name(self) -> &'static str {
+        match self {
+            DrawReason::Agreement => "agreement",
+            DrawReason::Threefold => "threefold",
+            DrawReason::FiftyMove => "fifty-move",
+            DrawReason::Fivefold => "fivefold",
+            DrawReason::SeventyFiveMove => "seventy-five-move",
+            DrawReason::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
+/// The draws a player may claim now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Claims {
+    pub threefold: bool,
+    pub fifty_move: bool,
+}
+
+impl Claims {
+    pub const fn is_empty(self) -> bool {
+        !self.threefold && !self.fifty_move
+    }
+
+    /// The claimable reasons, threefold first.
+    pub fn reasons(self) -> impl Iterator<Item = DrawReason> {
+        [
+            self.threefold.then_some(DrawReason::Threefold),
+            self.fifty_move.then_some(DrawReason::FiftyMove),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
+/// Everything the protocol reports about where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Status {
+    pub state: State,
+    /// The winner of a checkmate or resignation.
+    pub winner: Option<Color>,
+    /// The reason of a draw.
+    pub reason: Option<DrawReason>,
+    /// Draws that may be claimed; only while the game has no result.
+    pub claims: Claims,
+}
+
+impl Status {
+    const fn of(state: State) -> Status {
+        Status {
+            state,
+            winner: None,
+            reason: None,
+            claims: Claims {
+                threefold: false,
+                fifty_move: false,
+            },
+        }
+    }
+
+    const fn drawn(reason: DrawReason) -> Status {
+        Status {
+            reason: Some(reason),
+            ..Status::of(State::Draw)
+        }
+    }
+
+    /// Whether the game has a result, so that no more moves may be played.
+    pub const fn is_over(&self) -> bool {
+        !matches!(self.state, State::Active | State::Check)
+    }
+}
+
+impl fmt::Display for Status {
+    /// The words of a result in a sentence: `checkmate, white wins`, `draw by fivefold`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.state, self.winner, self.reason) {
+            (State::Draw, _, Some(reason)) => write!(f, "draw by {}", reason.name()),
+            (state, Some(winner), _) => write!(f, "{}, {winner} wins", state.name()),
+            (state, _, _) => f.write_str(state.name()),
+        }
+    }
+}
+
+/// A result decided by the players rather than by the board; it cannot be undone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Decision {
+    Resigned { winner: Color },
+    Drawn(DrawReason),
+}
+
+/// Why move text names no move that can be played now, in the order the protocol
+/// classifies them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Neither UCI nor SAN.
+    Syntax,
+    /// The game has a result.
+    GameOver(Status),
+    /// UCI text naming no legal move.
+    Uci(IllegalMove),
+    /// SAN text naming no single legal move.
+    San(SanError),
+}
+
+/// A move played, with what undo needs.
+#[derive(Clone, Copy, Debug)]
+struct Ply {
+    played: Move,
+    /// The position the move was played from: the exact undo.
+    before: Position,
+    /// The repetition key of the position the move led to, to uncount it on undo.
+    key_after: u64,
+}
+
+/// One game: base position, moves, result.
+#[derive(Clone, Debug)]
+pub struct Game {
+    mode: CastlingMode,
+    base: Position,
+    position: Position,
+    plies: Vec<Ply>,
+    repetitions: HashMap<u64, u32>,
+    decision: Option<Decision>,
+}
+
+/// Half-move clock values of the move-count rules (in plies).
+const FIFTY_MOVES: u32 = 100;
+const SEVENTY_FIVE_MOVES: u32 = 150;
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Position::startpos(), CastlingMode::Standard)
+    }
+}
+
+impl Game {
+    /// A game starting from `base`, writing castling in `mode`.
+    pub fn new(base: Position, mode: CastlingMode) -> Game {
+        let mut repetitions = HashMap::new();
+        repetitions.insert(base.repetition_key(), 1);
+        Game {
+            mode,
+            base,
+            position: base,
+            plies: Vec::new(),
+            repetitions,
+            decision: None,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn base(&self) -> &Position {
+        &self.base
+    }
+
+    pub fn mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// The moves played from the base position, in order.
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.plies.iter().map(|ply| ply.played)
+    }
+
+    /// How many times the current position has stood on the board since the base.
+    pub fn repetitions(&self) -> u32 {
+        self.repetitions
+            .get(&self.position.repetition_key())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Where the game stands. Checkmate, insufficient material, stalemate, the
+    /// seventy-five-move rule and fivefold repetition end the game by themselves, in that
+    /// order of precedence; resignation and agreed or claimed draws come from the players.
+    pub fn status(&self) -> Status {
+        match self.decision {
+            Some(Decision::Resigned { winner }) => {
+                return Status {
+                    winner: Some(winner),
+                    ..Status::of(State::Resigned)
+                }
+            }
+            Some(Decision::Drawn(reason)) => return Status::drawn(reason),
+            None => {}
+        }
+        let pos = &self.position;
+        let check = pos.is_check();
+        let stuck = !pos.has_legal_moves();
+        if check && stuck {
+            return Status {
+                winner: Some(pos.turn().other()),
+                ..Status::of(State::Checkmate)
+            };
+        }
+        if pos.is_insufficient_material() {
+            return Status::drawn(DrawReason::InsufficientMaterial);
+        }
+        if stuck {
+            return Status::of(State::Stalemate);
+        }
+        if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
+            return Status::drawn(DrawReason::SeventyFiveMove);
+        }
+        let repetitions = self.repetitions();
+        if repetitions >= 5 {
+            return Status::drawn(DrawReason::Fivefold);
+        }
+        Status {
+            claims: Claims {
+                threefold: repetitions >= 3,
+                fifty_move: pos.halfmoves() >= FIFTY_MOVES,
+            },
+            ..Status::of(if check { State::Check } else { State::Active })
+        }
+    }
+
+    /// The legal move that text names, UCI or SAN, or why none may be played now.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let status = self.status();
+        if status.is_over() {
+            return Err(match classify_syntax(&self.position, text) {
+                Syntax::Neither => MoveError::Syntax,
+                _ => MoveError::GameOver(status),
+            });
+        }
+        resolve_move(&self.position, text, self.mode)
+    }
+
+    /// Plays a legal move (from `parse_move` or the move generator). The caller checks
+    /// that the game is not over.
+    pub fn play(&mut self, m: Move) {
+        let before = self.position;
+        self.position.play_unchecked(m);
+        let key_after = self.position.repetition_key();
+        *self.repetitions.entry(key_after).or_insert(0) += 1;
+        self.plies.push(Ply {
+            played: m,
+            before,
+            key_after,
+        });
+    }
+
+    /// Whether undo is refused because the players decided the result.
+    pub fn is_final(&self) -> bool {
+        self.decision.is_some()
+    }
+
+    /// Takes back the last move, which is returned; `None` when there is none. The
+    /// caller checks `is_final` first: a decided result is not undone here.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.plies.pop()?;
+        if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
+            *count -= 1;
+            if *count == 0 {
+                self.repetitions.remove(&ply.key_after);
+            }
+        }
+        self.position = ply.before;
+        Some(ply.played)
+    }
+
+    /// `color` resigns. The caller checks that the game is not over.
+    pub fn resign(&mut self, color: Color) {
+        self.decision = Some(Decision::Resigned {
+            winner: color.other(),
+        });
+    }
+
+    /// The players agree a draw. The caller checks that the game is not over.
+    pub fn agree_draw(&mut self) {
+        self.decision = Some(Decision::Drawn(DrawReason::Agreement));
+    }
+
+    /// Claims the first claimable draw (threefold before fifty-move); `None` when none
+    /// is claimable now. The caller checks that the game is not over.
+    pub fn claim(&mut self) -> Option<DrawReason> {
+        let reason = self.status().claims.reasons().next()?;
+        self.decision = Some(Decision::Drawn(reason));
+        Some(reason)
+    }
+}
+
+/// What kind of move text something is, before looking at legality.
+enum Syntax {
+    Uci(UciMove),
+    San,
+    Neither,
+}
+
+fn classify_syntax(pos: &Position, text: &str) -> Syntax {
+    if let Ok(uci) = text.parse::<UciMove>() {
+        return Syntax::Uci(uci);
+    }
+    match pos.parse_san(text) {
+        Err(SanError::Syntax) => Syntax::Neither,
+        _ => Syntax::San,
+    }
+}
+
+/// The legal move that UCI or SAN text names in a position, whatever the game's result.
+pub fn resolve_move(pos: &Position, text: &str, mode: CastlingMode) -> Result<Move, MoveError> {
+    match classify_syntax(pos, text) {
+        Syntax::Uci(uci) => pos.uci_to_move(uci, mode).map_err(MoveError::Uci),
+        Syntax::San => pos.parse_san(text).map_err(|e| match e {
+            SanError::Syntax => MoveError::Syntax,
+            e => MoveError::San(e),
+        }),
+        Syntax::Neither => Err(MoveError::Syntax),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play_all(game: &mut Game, moves: &str) {
+        for text in moves.split_whitespace() {
+            let m = game.parse_move(text).unwrap();
+            game.play(m);
+        }
+    }
+
+    #[test]
+    fn knight_shuffles_reach_threefold_then_fivefold() {
+        let mut game = Game::default();
+        play_all(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+        let status = game.status();
+        assert_eq!(status.state, State::Active);
+        assert!(status.claims.threefold);
+        play_all(&mut game, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+        assert_eq!(game.status().reason, Some(DrawReason::Fivefold));
+        assert_eq!(
+            game.parse_move("e4"),
+            Err(MoveError::GameOver(game.status()))
+        );
+        game.undo();
+        assert_eq!(game.status().state, State::Active);
+        assert_eq!(game.repetitions(), 4);
+    }
+
+    #[test]
+    fn undo_restores_the_position_exactly() {
+        let mut game = Game::default();
+        play_all(&mut game, "e4 d5 exd5 Qxd5 Nc3");
+        let before = *game.position();
+        play_all(&mut game, "Qxa2");
+        game.undo();
+        assert_eq!(*game.position(), before);
+    }
+}

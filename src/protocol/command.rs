@@ -1,0 +1,245 @@
+//! Command lines parsed into typed commands, before anything is executed.
+
+use crate::color::Color;
+use crate::square::Square;
+
+use super::error::ProtocolError;
+
+/// The deepest perft the protocol runs. Perft 10 from the start position is about
+/// 7 * 10^13 nodes, days of work at a few hundred million nodes a second; a deeper
+/// request could never answer, and a command cannot be interrupted.
+pub const MAX_PERFT_DEPTH: u32 = 10;
+
+/// Where `position` starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    /// The FEN's fields, joined by single spaces.
+    Fen(String),
+}
+
+/// One protocol command with its arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command<'a> {
+    Uci,
+    IsReady,
+    UciNewGame,
+    SetOption { name: String, value: Option<String> },
+    Position { start: Start, moves: Vec<&'a str> },
+    Display,
+    GoPerft(u32),
+    Perft(u32),
+    Moves(Option<Square>),
+    Legal(&'a str),
+    Check,
+    Turn,
+    Fen,
+    Status,
+    Move(&'a str),
+    Undo,
+    History,
+    Resign(Option<Color>),
+    Draw,
+    Claim,
+    San(&'a str),
+    Help,
+    Quit,
+}
+
+/// The command keywords, for help and completion.
+pub const KEYWORDS: [&str; 23] = [
+    "uci",
+    "isready",
+    "ucinewgame",
+    "setoption",
+    "position",
+    "d",
+    "go",
+    "perft",
+    "moves",
+    "legal",
+    "check",
+    "turn",
+    "fen",
+    "status",
+    "move",
+    "undo",
+    "history",
+    "resign",
+    "draw",
+    "claim",
+    "san",
+    "help",
+    "quit",
+];
+
+impl<'a> Command<'a> {
+    /// Parses a line; `None` for a blank line or a `#` comment.
+    pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
+        let mut tokens = line.split_whitespace();
+        let Some(keyword) = tokens.next() else {
+            return Ok(None);
+        };
+        if keyword.starts_with('#') {
+            return Ok(None);
+        }
+        let args: Vec<&'a str> = tokens.collect();
+        let command = match keyword {
+            "uci" => no_args(keyword, &args, Command::Uci)?,
+            "isready" => no_args(keyword, &args, Command::IsReady)?,
+            "ucinewgame" => no_args(keyword, &args, Command::UciNewGame)?,
+            "setoption" => parse_setoption(&args)?,
+            "position" => parse_position(&args)?,
+            "d" => no_args(keyword, &args, Command::Display)?,
+            "go" => match args.as_slice() {
+                ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
+                ["perft"] | ["perft", ..] => {
+                    return Err(ProtocolError::BadArgument(
+                        "go perft takes one depth".to_string(),
+                    ))
+                }
+                _ => {
+                    return Err(ProtocolError::BadArgument(
+                        "only go perft <depth> is supported".to_string(),
+                    ))
+                }
+            },
+            "perft" => match args.as_slice() {
+                [depth] => Command::Perft(parse_depth(depth)?),
+                _ => {
+                    return Err(ProtocolError::BadArgument(
+                        "perft takes one depth".to_string(),
+                    ))
+                }
+            },
+            "moves" => match args.as_slice() {
+                [] => Command::Moves(None),
+                [square] => Command::Moves(Some(parse_square(square)?)),
+                _ => {
+                    return Err(ProtocolError::BadArgument(
+                        "moves takes at most one square".to_string(),
+                    ))
+                }
+            },
+            "legal" => Command::Legal(one_move(keyword, &args)?),
+            "check" => no_args(keyword, &args, Command::Check)?,
+            "turn" => no_args(keyword, &args, Command::Turn)?,
+            "fen" => no_args(keyword, &args, Command::Fen)?,
+            "status" => no_args(keyword, &args, Command::Status)?,
+            "move" => Command::Move(one_move(keyword, &args)?),
+            "undo" => no_args(keyword, &args, Command::Undo)?,
+            "history" => no_args(keyword, &args, Command::History)?,
+            "resign" => match args.as_slice() {
+                [] => Command::Resign(None),
+                ["white"] => Command::Resign(Some(Color::White)),
+                ["black"] => Command::Resign(Some(Color::Black)),
+                _ => {
+                    return Err(ProtocolError::BadArgument(
+                        "resign takes white, black or nothing (the side to move)".to_string(),
+                    ))
+                }
+            },
+            "draw" => no_args(keyword, &args, Command::Draw)?,
+            "claim" => no_args(keyword, &args, Command::Claim)?,
+            "san" => Command::San(one_move(keyword, &args)?),
+            "help" => no_args(keyword, &args, Command::Help)?,
+            "quit" => no_args(keyword, &args, Command::Quit)?,
+            _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
+        };
+        Ok(Some(command))
+    }
+}
+
+fn no_args<'a>(
+    keyword: &str,
+    args: &[&str],
+    command: Command<'a>,
+) -> Result<Command<'a>, ProtocolError> {
+    match args.first() {
+        None => Ok(command),
+        Some(extra) => Err(ProtocolError::BadArgument(format!(
+            "{keyword} takes no arguments, found '{extra}'"
+        ))),
+    }
+}
+
+fn one_move<'a>(keyword: &str, args: &[&'a str]) -> Result<&'a str, ProtocolError> {
+    match args {
+        [text] => Ok(text),
+        [] => Err(ProtocolError::BadArgument(format!(
+            "{keyword} takes a move, like e2e4 or Nf3"
+        ))),
+        _ => Err(ProtocolError::BadArgument(format!(
+            "{keyword} takes one move, found {}",
+            args.len()
+        ))),
+    }
+}
+
+fn parse_square(text: &str) -> Result<Square, ProtocolError> {
+    Square::parse(text)
+        .ok_or_else(|| ProtocolError::BadArgument(format!("'{text}' is not a square like e2")))
+}
+
+fn parse_depth(text: &str) -> Result<u32, ProtocolError> {
+    let depth: u32 = text
+        .parse()
+        .map_err(|_| ProtocolError::BadArgument(format!("depth '{text}' is not a whole number")))?;
+    if depth > MAX_PERFT_DEPTH {
+        return Err(ProtocolError::BadArgument(format!(
+            "depth {depth} is beyond the maximum of {MAX_PERFT_DEPTH}"
+        )));
+    }
+    Ok(depth)
+}
+
+fn parse_position<'a>(args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
+    let (start, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (Start::StartPos, rest),
+        Some((&"fen", rest)) => {
+            let fen_len = rest
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(rest.len());
+            let (fen, rest) = rest.split_at(fen_len);
+            (Start::Fen(fen.join(" ")), rest)
+        }
+        _ => {
+            return Err(ProtocolError::BadArgument(
+                "position takes startpos or fen <FEN>, then optionally moves <move>...".to_string(),
+            ))
+        }
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.to_vec(),
+        Some((extra, _)) => {
+            return Err(ProtocolError::BadArgument(format!(
+                "expected moves after the position, found '{extra}'"
+            )))
+        }
+    };
+    Ok(Command::Position { start, moves })
+}
+
+fn parse_setoption(args: &[&str]) -> Result<Command<'static>, ProtocolError> {
+    let Some((&"name", rest)) = args.split_first() else {
+        return Err(ProtocolError::BadArgument(
+            "setoption takes name <name> [value <value>]".to_string(),
+        ));
+    };
+    let name_len = rest
+        .iter()
+        .position(|&t| t == "value")
+        .unwrap_or(rest.len());
+    let (name, value) = rest.split_at(name_len);
+    if name.is_empty() {
+        return Err(ProtocolError::BadArgument(
+            "setoption takes name <name> [value <value>]".to_string(),
+        ));
+    }
+    Ok(Command::SetOption {
+        name: name.join(" "),
+        value: value.split_first().map(|(_, v)| v.join(" ")),
+    })
+}

@@ -1,0 +1,46 @@
+//! The identity of a position for the repetition rules.
+
+use crate::polyglot::RANDOM;
+use crate::position::Position;
+
+/// Where the Polyglot en-passant file keys start.
+const EP_KEY_BASE: usize = 772;
+
+impl Position {
+    /// A key equal for two positions exactly when the repetition rules (FIDE 9.2.3) call
+    /// them the same: placement, side to move, castling rights, and the en-passant square
+    /// only when a legal en-passant capture exists.
+    ///
+    /// The Polyglot key already holds the first three, but it also holds the en-passant
+    /// file whenever a pawn merely stands ready to capture, legal or not; that file is
+    /// taken out again when no capture is legal.
+    pub fn repetition_key(&self) -> u64 {
+        match self.ep_square() {
+            Some(ep) if self.legal_ep_square().is_none() => {
+                self.key() ^ RANDOM[EP_KEY_BASE + ep.file().index()]
+            }
+            _ => self.key(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::Position;
+
+    #[test]
+    fn an_illegal_en_passant_capture_does_not_change_the_identity() {
+        // The d-pawn could capture on e3 only by exposing its king on the rank.
+        let pinned = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1").unwrap();
+        let plain = Position::from_fen("8/8/8/8/k2pP2R/8/8/4K3 b - - 0 1").unwrap();
+        assert_ne!(pinned.key(), plain.key());
+        assert_eq!(pinned.repetition_key(), plain.repetition_key());
+    }
+
+    #[test]
+    fn a_legal_en_passant_capture_does() {
+        let ep = Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
+        let plain = Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap();
+        assert_ne!(ep.repetition_key(), plain.repetition_key());
+    }
+}
