@@ -127,14 +127,7 @@ impl Position {
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        let without_king = occupied.without(king);
-        let mut king_targets = Bitboard::EMPTY;
-        for to in attacks::king_attacks(king) & !ours {
-            if self.attackers_to(to, them, without_king).is_empty() {
-                king_targets = king_targets.with(to);
-            }
-        }
-        sink.piece(king, king_targets);
+        sink.piece(king, self.king_targets(king, ours, occupied));
 
         if checkers.has_more_than_one() {
             return;
@@ -167,6 +160,42 @@ impl Position {
         if checkers.is_empty() {
             self.generate_castling(sink, king);
         }
+    }
+
+    /// The king's safe targets: first everything the enemy's pawns, knights and king
+    /// cover is struck off set-wise, then each remaining square is tested against sliders
+    /// with the king lifted off the board (so a ray through its square counts).
+    #[inline(always)]
+    fn king_targets(&self, king: Square, ours: Bitboard, occupied: Bitboard) -> Bitboard {
+        let mut candidates = attacks::king_attacks(king) & !ours;
+        if candidates.is_empty() {
+            return candidates;
+        }
+        let them = self.turn.other();
+        let theirs = self.by_color(them);
+        let their_pawns = self.by_role(Role::Pawn) & theirs;
+        let pawn_cover = match them {
+            Color::White => shift(their_pawns & NOT_FILE_A, 7) | shift(their_pawns & NOT_FILE_H, 9),
+            Color::Black => {
+                shift(their_pawns & NOT_FILE_A, -9) | shift(their_pawns & NOT_FILE_H, -7)
+            }
+        };
+        candidates &= !pawn_cover & !attacks::king_attacks(self.king(them));
+        for knight in self.by_role(Role::Knight) & theirs {
+            candidates &= !attacks::knight_attacks(knight);
+        }
+        let without_king = occupied.without(king);
+        let rooks = self.rooks_queens() & theirs;
+        let bishops = self.bishops_queens() & theirs;
+        let mut safe = Bitboard::EMPTY;
+        for to in candidates {
+            if (attacks::rook_attacks(to, without_king) & rooks).is_empty()
+                && (attacks::bishop_attacks(to, without_king) & bishops).is_empty()
+            {
+                safe = safe.with(to);
+            }
+        }
+        safe
     }
 
     #[inline(always)]
@@ -307,7 +336,7 @@ impl Position {
     }
 
     /// The number of legal moves, without listing them.
-    #[inline]
+    #[inline(always)]
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = Counter(0);
         self.generate(&mut counter);

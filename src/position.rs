@@ -209,16 +209,18 @@ impl Position {
     }
 
     #[inline(always)]
-    fn toggle(&mut self, color: Color, role: Role, sq: Square) {
+    fn toggle<const HASH: bool>(&mut self, color: Color, role: Role, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.by_color[color.index()] ^= bit;
         self.by_role[role.index()] ^= bit;
-        self.key ^= piece_key(color, role, sq);
+        if HASH {
+            self.key ^= piece_key(color, role, sq);
+        }
     }
 
     /// Puts a piece on an empty square (for building positions).
     pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
-        self.toggle(piece.color, piece.role, sq);
+        self.toggle::<true>(piece.color, piece.role, sq);
     }
 
     /// The Polyglot castling contribution of a set of rights: each rook counts as
@@ -262,6 +264,28 @@ impl Position {
     /// position.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        self.play::<true>(m);
+    }
+
+    /// The position after a legal move.
+    #[inline]
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play::<true>(m);
+        next
+    }
+
+    /// The position after a legal move, without its key: perft's inner loop, which never
+    /// reads the key, skips that work.
+    #[inline(always)]
+    pub(crate) fn after_unkeyed(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play::<false>(m);
+        next
+    }
+
+    #[inline(always)]
+    fn play<const HASH: bool>(&mut self, m: Move) {
         let us = self.turn;
         let them = us.other();
         let from = m.from();
@@ -274,13 +298,15 @@ impl Position {
             if role == Role::King {
                 rights &= !Bitboard::rank(back_rank(us));
             }
-            if rights != self.castling {
+            if HASH && rights != self.castling {
                 self.key ^= self.castling_key(self.castling) ^ self.castling_key(rights);
-                self.castling = rights;
             }
+            self.castling = rights;
         }
         if let Some(ep) = self.ep_square.take() {
-            self.key ^= ep_key(ep);
+            if HASH {
+                self.key ^= ep_key(ep);
+            }
         }
         self.halfmoves += 1;
 
@@ -292,29 +318,29 @@ impl Position {
                 } else {
                     (File::C, File::D)
                 };
-                self.toggle(us, Role::King, from);
-                self.toggle(us, Role::Rook, to);
-                self.toggle(us, Role::King, Square::from_coords(king_file, rank));
-                self.toggle(us, Role::Rook, Square::from_coords(rook_file, rank));
+                self.toggle::<HASH>(us, Role::King, from);
+                self.toggle::<HASH>(us, Role::Rook, to);
+                self.toggle::<HASH>(us, Role::King, Square::from_coords(king_file, rank));
+                self.toggle::<HASH>(us, Role::Rook, Square::from_coords(rook_file, rank));
             }
             MoveKind::EnPassant => {
                 let victim = Square::from_coords(to.file(), from.rank());
-                self.toggle(them, Role::Pawn, victim);
-                self.toggle(us, Role::Pawn, from);
-                self.toggle(us, Role::Pawn, to);
+                self.toggle::<HASH>(them, Role::Pawn, victim);
+                self.toggle::<HASH>(us, Role::Pawn, from);
+                self.toggle::<HASH>(us, Role::Pawn, to);
                 self.halfmoves = 0;
             }
             kind => {
                 if self.by_color[them.index()].contains(to) {
                     if let Some(captured) = self.role_at(to) {
-                        self.toggle(them, captured, to);
+                        self.toggle::<HASH>(them, captured, to);
                     }
                     self.halfmoves = 0;
                 }
-                self.toggle(us, role, from);
+                self.toggle::<HASH>(us, role, from);
                 match kind {
-                    MoveKind::Promotion(promoted) => self.toggle(us, promoted, to),
-                    _ => self.toggle(us, role, to),
+                    MoveKind::Promotion(promoted) => self.toggle::<HASH>(us, promoted, to),
+                    _ => self.toggle::<HASH>(us, role, to),
                 }
                 if role == Role::Pawn {
                     self.halfmoves = 0;
@@ -324,7 +350,9 @@ impl Position {
                             .is_nonempty()
                         {
                             self.ep_square = Some(skipped);
-                            self.key ^= ep_key(skipped);
+                            if HASH {
+                                self.key ^= ep_key(skipped);
+                            }
                         }
                     }
                 }
@@ -335,14 +363,8 @@ impl Position {
             self.fullmoves += 1;
         }
         self.turn = them;
-        self.key ^= TURN_KEY;
-    }
-
-    /// The position after a legal move.
-    #[inline]
-    pub fn after(&self, m: Move) -> Position {
-        let mut next = *self;
-        next.play_unchecked(m);
-        next
+        if HASH {
+            self.key ^= TURN_KEY;
+        }
     }
 }
