@@ -117,7 +117,16 @@ impl Position {
     /// Generates every legal move into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
-        let us = self.turn;
+        // One copy per side to move, so pawn directions and ranks are constants.
+        match self.turn {
+            Color::White => self.generate_for::<S, true>(sink),
+            Color::Black => self.generate_for::<S, false>(sink),
+        }
+    }
+
+    #[inline(always)]
+    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+        let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
@@ -127,7 +136,7 @@ impl Position {
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        sink.piece(king, self.king_targets(king, ours, occupied));
+        sink.piece(king, self.king_targets::<WHITE>(king, ours, occupied));
 
         if checkers.has_more_than_one() {
             return;
@@ -156,9 +165,9 @@ impl Position {
             sink.piece(from, targets);
         }
 
-        self.generate_pawns(sink, king, pinned, target, checkers);
+        self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
         if checkers.is_empty() {
-            self.generate_castling(sink, king);
+            self.generate_castling::<S, WHITE>(sink, king);
         }
     }
 
@@ -166,12 +175,17 @@ impl Position {
     /// cover is struck off set-wise, then each remaining square is tested against sliders
     /// with the king lifted off the board (so a ray through its square counts).
     #[inline(always)]
-    fn king_targets(&self, king: Square, ours: Bitboard, occupied: Bitboard) -> Bitboard {
+    fn king_targets<const WHITE: bool>(
+        &self,
+        king: Square,
+        ours: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let mut candidates = attacks::king_attacks(king) & !ours;
         if candidates.is_empty() {
             return candidates;
         }
-        let them = self.turn.other();
+        let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);
         let their_pawns = self.by_role(Role::Pawn) & theirs;
         let pawn_cover = match them {
@@ -199,7 +213,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_pawns<S: Sink>(
+    fn generate_pawns<S: Sink, const WHITE: bool>(
         &self,
         sink: &mut S,
         king: Square,
@@ -207,7 +221,7 @@ impl Position {
         target: Bitboard,
         checkers: Bitboard,
     ) {
-        let us = self.turn;
+        let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
         let theirs = self.by_color(them);
         let occupied = self.occupied();
@@ -273,8 +287,8 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_castling<S: Sink>(&self, sink: &mut S, king: Square) {
-        let us = self.turn;
+    fn generate_castling<S: Sink, const WHITE: bool>(&self, sink: &mut S, king: Square) {
+        let us = if WHITE { Color::White } else { Color::Black };
         let rank = back_rank(us);
         let rooks = self.castling & Bitboard::rank(rank);
         if rooks.is_empty() {
