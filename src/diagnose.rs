@@ -113,12 +113,18 @@ impl Position {
             return Err(IllegalMove::NotYourTurn(from, us));
         }
 
-        let matching: Vec<Move> = self
+        let mut matching: Vec<Move> = self
             .legal_moves_from(from)
             .iter()
             .copied()
             .filter(|&m| Position::uci_target_matches(m, to, mode))
             .collect();
+        // With the king beside its destination (a Chess960 setup in standard notation),
+        // `f1g1` can be a plain king step and castling at once: the plain step wins, and
+        // king-takes-rook still names the castling.
+        if matching.len() > 1 && matching.iter().any(|m| m.to() == to && !m.is_castle()) {
+            matching.retain(|m| !m.is_castle());
+        }
         let promotes = matching.iter().any(|m| m.promotion().is_some());
         match promotion {
             None if promotes => return Err(IllegalMove::PromotionRequired),
