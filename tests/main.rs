@@ -1,3 +1,4 @@
 //! One integration-test binary, so the suites link once.
 
+mod differential;
 mod perft;
