@@ -2,3 +2,4 @@
 
 mod differential;
 mod perft;
+mod rules;
