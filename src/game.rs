@@ -155,6 +155,8 @@ pub enum MoveError {
     Uci(IllegalMove),
     /// SAN text naming no single legal move.
     San(SanError),
+    /// SAN text naming one move that is not legal, and why.
+    SanIllegal(IllegalMove),
 }
 
 /// A move played, with what undo needs.
@@ -363,6 +365,9 @@ pub fn resolve_move(pos: &Position, text: &str, mode: CastlingMode) -> Result<Mo
         Syntax::Uci(uci) => pos.uci_to_move(uci, mode).map_err(MoveError::Uci),
         Syntax::San => pos.parse_san(text).map_err(|e| match e {
             SanError::Syntax => MoveError::Syntax,
+            SanError::NoSuchMove => pos
+                .explain_san(text)
+                .map_or(MoveError::San(SanError::NoSuchMove), MoveError::SanIllegal),
             e => MoveError::San(e),
         }),
         Syntax::Neither => Err(MoveError::Syntax),

@@ -256,3 +256,73 @@ impl Position {
         }
     }
 }
+
+impl Position {
+    /// Why SAN text that names no legal move cannot be played, in a player's words: the
+    /// diagnosis of the one move the text would name if legality were ignored. `None`
+    /// when the text is not SAN, when it names a legal move, or when it could mean no
+    /// piece's move or several.
+    pub fn explain_san(&self, text: &str) -> Option<crate::diagnose::IllegalMove> {
+        use crate::uci::{CastlingMode, UciMove};
+        let us = self.turn;
+        let origins: Vec<(Square, Square)> = match parse_text(text).ok()? {
+            SanText::Castle { king_side } => {
+                let king = self.king(us);
+                let rank = crate::position::back_rank(us);
+                let rooks = self.pieces(us, Role::Rook);
+                let rights = self.castling_rooks();
+                let on_side =
+                    |sq: &Square| sq.rank() == rank && (sq.file() > king.file()) == king_side;
+                // The rook with the right on that side, else the outermost rook there.
+                let rook = rights.into_iter().find(on_side).or_else(|| {
+                    let mut side: Vec<Square> = rooks.into_iter().filter(on_side).collect();
+                    if king_side {
+                        side.reverse();
+                    }
+                    side.first().copied()
+                });
+                match rook {
+                    Some(rook) => vec![(king, rook)],
+                    None => return Some(crate::diagnose::IllegalMove::CastlingWithoutRight),
+                }
+            }
+            SanText::Normal {
+                role,
+                file,
+                rank,
+                to,
+                ..
+            } => {
+                // A pawn that does not capture stays on its file.
+                let file = file.or((role == Role::Pawn).then_some(to.file()));
+                self.pieces(us, role)
+                    .into_iter()
+                    .filter(|sq| file.is_none_or(|f| sq.file() == f))
+                    .filter(|sq| rank.is_none_or(|r| sq.rank() == r))
+                    .map(|from| (from, to))
+                    .collect()
+            }
+        };
+        let reasons: Vec<crate::diagnose::IllegalMove> = origins
+            .iter()
+            .filter_map(|&(from, to)| {
+                let uci = UciMove {
+                    from,
+                    to,
+                    promotion: None,
+                };
+                self.diagnose(uci, CastlingMode::Chess960).err()
+            })
+            .collect();
+        // A piece that cannot reach the square at all is no candidate when another can.
+        let reachable: Vec<&crate::diagnose::IllegalMove> = reasons
+            .iter()
+            .filter(|r| !matches!(r, crate::diagnose::IllegalMove::CannotMoveThatWay(_)))
+            .collect();
+        match (reachable.as_slice(), reasons.as_slice()) {
+            ([only], _) => Some((*only).clone()),
+            ([], [only]) => Some(only.clone()),
+            _ => None,
+        }
+    }
+}

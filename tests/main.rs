@@ -3,3 +3,4 @@
 mod differential;
 mod perft;
 mod rules;
+mod protocol;

@@ -25,6 +25,14 @@ impl fmt::Display for MoveRef {
     }
 }
 
+/// What is wrong with the bytes of a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BadInput {
+    Utf8,
+    /// A control character other than blanks, such as NUL.
+    Control,
+}
+
 /// Every failure the protocol answers, as `error <code> <message>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProtocolError {
@@ -52,7 +60,8 @@ pub enum ProtocolError {
     BadOption(String),
     /// The length limit in bytes.
     LineTooLong(usize),
-    BadInput,
+    /// Bytes that are no command text: invalid UTF-8 or control characters.
+    BadInput(BadInput),
 }
 
 impl ProtocolError {
@@ -74,7 +83,7 @@ impl ProtocolError {
             ProtocolError::NoClaim => "no-claim",
             ProtocolError::BadOption(_) => "bad-option",
             ProtocolError::LineTooLong(_) => "line-too-long",
-            ProtocolError::BadInput => "bad-input",
+            ProtocolError::BadInput(_) => "bad-input",
         }
     }
 
@@ -98,6 +107,7 @@ impl ProtocolError {
                 candidates.sort();
                 ProtocolError::AmbiguousMove(at, candidates)
             }
+            MoveError::SanIllegal(why) => ProtocolError::IllegalMove(at, why.to_string()),
             MoveError::San(why) => ProtocolError::IllegalMove(at, why.to_string()),
         }
     }
@@ -126,9 +136,11 @@ impl fmt::Display for ProtocolError {
                 "{at}: a pawn reaching the last rank must say what it becomes (e7e8q or e8=Q)"
             ),
             ProtocolError::IllegalMove(at, why) => write!(f, "{at}: {why}"),
-            ProtocolError::AmbiguousMove(at, candidates) => {
-                write!(f, "{at}: could be {}", candidates.join(" or "))
-            }
+            ProtocolError::AmbiguousMove(at, candidates) => match candidates.split_last() {
+                Some((last, [])) => write!(f, "{at}: could be {last} or another move"),
+                Some((last, rest)) => write!(f, "{at}: could be {} or {last}", rest.join(", ")),
+                None => write!(f, "{at}: matches more than one legal move"),
+            },
             ProtocolError::NothingToUndo => f.write_str("no move has been played"),
             ProtocolError::ResultFinal(status) => {
                 write!(f, "the result is final ({status}) and cannot be undone")
@@ -140,7 +152,12 @@ impl fmt::Display for ProtocolError {
             ProtocolError::LineTooLong(limit) => {
                 write!(f, "the line is longer than {limit} bytes and was skipped")
             }
-            ProtocolError::BadInput => f.write_str("the line is not valid UTF-8 and was skipped"),
+            ProtocolError::BadInput(BadInput::Utf8) => {
+                f.write_str("the line is not valid UTF-8 and was skipped")
+            }
+            ProtocolError::BadInput(BadInput::Control) => {
+                f.write_str("the line holds a control character and was skipped")
+            }
         }
     }
 }

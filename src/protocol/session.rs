@@ -9,7 +9,7 @@ use crate::uci::CastlingMode;
 
 use super::answer::{Answer, Reply};
 use super::command::{Command, Start};
-use super::error::{MoveRef, ProtocolError};
+use super::error::{BadInput, MoveRef, ProtocolError};
 
 /// One game and the options that shape the next one.
 #[derive(Clone, Debug, Default)]
@@ -53,6 +53,11 @@ impl Session {
 
     /// Runs one command line.
     pub fn execute(&mut self, line: &str) -> Reply {
+        // Control characters (NUL above all) would otherwise be echoed back inside
+        // error messages; blanks such as tab are separators.
+        if line.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+            return Reply::Error(ProtocolError::BadInput(BadInput::Control));
+        }
         let command = match Command::parse(line) {
             Ok(Some(command)) => command,
             Ok(None) => return Reply::Silent,

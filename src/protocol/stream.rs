@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 
 use super::answer::Reply;
-use super::error::ProtocolError;
+use super::error::{BadInput, ProtocolError};
 use super::session::Session;
 
 /// The longest line, in bytes without its line ending, that is read as a command.
@@ -182,7 +182,7 @@ impl<W: Write> Runner<W> {
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
                     Ok(text) => self.run_line(text)?,
                     Err(_) => {
-                        self.emit(&Reply::Error(ProtocolError::BadInput))?;
+                        self.emit(&Reply::Error(ProtocolError::BadInput(BadInput::Utf8)))?;
                         Flow::Continue
                     }
                 },
