@@ -8,10 +8,11 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::color::Color;
 use crate::diagnose::IllegalMove;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::san::SanError;
 use crate::uci::{CastlingMode, UciMove};
@@ -159,6 +160,29 @@ pub enum MoveError {
     SanIllegal(IllegalMove),
 }
 
+/// Repetition keys are Zobrist keys, already uniformly spread: hashing them again (as the
+/// default SipHash would) only costs time.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type RepetitionMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
+
 /// A move played, with what undo needs.
 #[derive(Clone, Copy, Debug)]
 struct Ply {
@@ -176,8 +200,13 @@ pub struct Game {
     base: Position,
     position: Position,
     plies: Vec<Ply>,
-    repetitions: HashMap<u64, u32>,
+    repetitions: RepetitionMap,
     decision: Option<Decision>,
+    /// The legal moves of the current position, generated once after each change: the
+    /// status needs them, and the next move is looked up among them.
+    legal: MoveList,
+    /// The status, computed once after each change: clients ask for it after every move.
+    status: Status,
 }
 
 /// Half-move clock values of the move-count rules (in plies).
@@ -193,16 +222,31 @@ impl Default for Game {
 impl Game {
     /// A game starting from `base`, writing castling in `mode`.
     pub fn new(base: Position, mode: CastlingMode) -> Game {
-        let mut repetitions = HashMap::new();
+        let mut repetitions = RepetitionMap::with_capacity_and_hasher(64, Default::default());
         repetitions.insert(base.repetition_key(), 1);
-        Game {
+        let mut game = Game {
             mode,
             base,
             position: base,
             plies: Vec::new(),
             repetitions,
             decision: None,
-        }
+            legal: MoveList::new(),
+            status: Status::of(State::Active),
+        };
+        game.refresh();
+        game
+    }
+
+    /// Recomputes what is cached about the current position.
+    fn refresh(&mut self) {
+        self.legal = self.position.legal_moves();
+        self.status = self.compute_status();
+    }
+
+    /// The legal moves of the current position, in generation order.
+    pub fn legal_moves(&self) -> &MoveList {
+        &self.legal
     }
 
     /// The current position.
@@ -235,6 +279,10 @@ impl Game {
     /// seventy-five-move rule and fivefold repetition end the game by themselves, in that
     /// order of precedence; resignation and agreed or claimed draws come from the players.
     pub fn status(&self) -> Status {
+        self.status
+    }
+
+    fn compute_status(&self) -> Status {
         match self.decision {
             Some(Decision::Resigned { winner }) => {
                 return Status {
@@ -247,7 +295,7 @@ impl Game {
         }
         let pos = &self.position;
         let check = pos.is_check();
-        let stuck = !pos.has_legal_moves();
+        let stuck = self.legal.is_empty();
         if check && stuck {
             return Status {
                 winner: Some(pos.turn().other()),
@@ -285,6 +333,18 @@ impl Game {
                 _ => MoveError::GameOver(status),
             });
         }
+        // The common case, a legal UCI move, is found among the cached moves; anything
+        // else goes to the core's parsers for the move or the exact reason.
+        if let Ok(uci) = text.parse::<UciMove>() {
+            let mut matching = self.legal.iter().filter(|m| {
+                m.from() == uci.from && Position::uci_target_matches(**m, uci.to, self.mode)
+            });
+            if let (Some(&m), None) = (matching.next(), matching.next()) {
+                if m.promotion() == uci.promotion {
+                    return Ok(m);
+                }
+            }
+        }
         resolve_move(&self.position, text, self.mode)
     }
 
@@ -300,6 +360,7 @@ impl Game {
             before,
             key_after,
         });
+        self.refresh();
     }
 
     /// Whether undo is refused because the players decided the result.
@@ -318,6 +379,7 @@ impl Game {
             }
         }
         self.position = ply.before;
+        self.refresh();
         Some(ply.played)
     }
 
@@ -326,11 +388,13 @@ impl Game {
         self.decision = Some(Decision::Resigned {
             winner: color.other(),
         });
+        self.status = self.compute_status();
     }
 
     /// The players agree a draw. The caller checks that the game is not over.
     pub fn agree_draw(&mut self) {
         self.decision = Some(Decision::Drawn(DrawReason::Agreement));
+        self.status = self.compute_status();
     }
 
     /// Claims the first claimable draw (threefold before fifty-move); `None` when none
@@ -338,6 +402,7 @@ impl Game {
     pub fn claim(&mut self) -> Option<DrawReason> {
         let reason = self.status().claims.reasons().next()?;
         self.decision = Some(Decision::Drawn(reason));
+        self.status = self.compute_status();
         Some(reason)
     }
 }

@@ -165,7 +165,9 @@ impl Position {
         san
     }
 
-    fn san_without_suffix(&self, m: Move) -> String {
+    /// The SAN of a legal move without its `+` or `#`, for callers that already know
+    /// whether the move checks or mates.
+    pub fn san_without_suffix(&self, m: Move) -> String {
         let from = m.from();
         let to = m.to();
         if m.kind() == MoveKind::Castle {
@@ -185,13 +187,20 @@ impl Position {
             }
         } else {
             san.push(role.upper_char());
-            let rivals: Vec<Square> = self
-                .legal_moves()
-                .iter()
-                .filter(|o| o.to() == to && o.from() != from && !o.is_castle())
-                .filter(|o| self.role_at(o.from()) == Some(role))
-                .map(|o| o.from())
-                .collect();
+            // Only another piece of the same kind that reaches the target can be a
+            // rival; most moves have none, and then the legal moves are not needed.
+            let reaching = crate::attacks::attacks(self.turn, role, to, self.occupied())
+                & self.pieces(self.turn, role);
+            let rivals: Vec<Square> = if reaching.without(from).is_empty() {
+                Vec::new()
+            } else {
+                self.legal_moves()
+                    .iter()
+                    .filter(|o| o.to() == to && o.from() != from && !o.is_castle())
+                    .filter(|o| self.role_at(o.from()) == Some(role))
+                    .map(|o| o.from())
+                    .collect()
+            };
             if !rivals.is_empty() {
                 if rivals.iter().all(|r| r.file() != from.file()) {
                     san.push(from.file().char());

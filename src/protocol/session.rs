@@ -1,7 +1,7 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
-use crate::game::{resolve_move, Game};
+use crate::game::{resolve_move, Game, State};
 use crate::moves::Move;
 use crate::perft;
 use crate::position::Position;
@@ -151,12 +151,20 @@ impl Session {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                let san = pos.san(m);
+                // The game works out check and mate for its status anyway; the SAN
+                // suffix is taken from there rather than generating the moves again.
+                let mut san = pos.san_without_suffix(m);
                 self.game.play(m);
+                let status = self.game.status();
+                if status.state == State::Checkmate {
+                    san.push('#');
+                } else if self.game.position().is_check() {
+                    san.push('+');
+                }
                 Answer::Played {
                     uci: self.uci(m),
                     san,
-                    status: self.game.status(),
+                    status,
                 }
             }
             Command::Undo => {
