@@ -2,5 +2,5 @@
 
 mod differential;
 mod perft;
-mod rules;
 mod protocol;
+mod rules;
