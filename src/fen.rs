@@ -49,7 +49,14 @@ pub enum ParseFenError {
     EnPassant(String),
     Halfmoves(String),
     Fullmoves(String),
+    /// A clock above `MAX_CLOCK`.
+    ClockTooLarge(String),
 }
+
+/// The largest half-move clock or move number a FEN may give: `i32::MAX`, as 32-bit
+/// engines store them, and far enough below `u32::MAX` that no game or perft can carry a
+/// clock past the end of its type.
+pub const MAX_CLOCK: u32 = i32::MAX as u32;
 
 impl fmt::Display for ParseFenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -73,6 +80,9 @@ impl fmt::Display for ParseFenError {
             }
             ParseFenError::Halfmoves(s) => write!(f, "half-move clock '{s}' is not a number"),
             ParseFenError::Fullmoves(s) => write!(f, "move number '{s}' is not a number"),
+            ParseFenError::ClockTooLarge(s) => {
+                write!(f, "clock '{s}' is above the maximum of {MAX_CLOCK}")
+            }
         }
     }
 }
@@ -263,6 +273,12 @@ impl Setup {
                 .max(1),
             None => 1,
         };
+        if let Some(s) = [(halfmoves, 4), (fullmoves, 5)]
+            .into_iter()
+            .find_map(|(clock, field)| fields.get(field).filter(|_| clock > MAX_CLOCK))
+        {
+            return Err(ParseFenError::ClockTooLarge(s.to_string()));
+        }
         Ok(Setup {
             board,
             turn,
@@ -314,8 +330,10 @@ impl Position {
             }
         }
         pos.turn = setup.turn;
-        pos.halfmoves = setup.halfmoves;
-        pos.fullmoves = setup.fullmoves;
+        // `Setup::parse` refuses larger clocks; a setup built by hand is held to the same
+        // bound, so that playing moves can never overflow them.
+        pos.halfmoves = setup.halfmoves.min(MAX_CLOCK);
+        pos.fullmoves = setup.fullmoves.clamp(1, MAX_CLOCK);
 
         for color in Color::ALL {
             let kings = pos.pieces(color, Role::King).count();

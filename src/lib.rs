@@ -3,6 +3,12 @@
 //! The core (`position`, `movegen`, `fen`, `san`, `uci`, `diagnose`, `perft`) knows
 //! nothing of input and output; the `protocol` layer turns command lines into answers.
 
+// No panics reachable from input: unwrap, expect and panic! are refused outside tests.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod attacks;
 pub mod bitboard;
 pub mod color;

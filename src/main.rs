@@ -1,6 +1,11 @@
 //! The `arbiter` binary: flags, the wiring of stdin and stdout, and exit statuses. All
 //! the protocol lives in the library.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};

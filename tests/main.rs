@@ -1,6 +1,10 @@
 //! One integration-test binary, so the suites link once.
 
 mod differential;
+mod differential_scale;
+mod fuzz_regressions;
+mod limits;
 mod perft;
+mod properties;
 mod protocol;
 mod rules;

@@ -1,0 +1,288 @@
+//! The invariants of the fuzz targets, one function per target, shared with the test
+//! suite (`tests/fuzz_regressions.rs` replays the seeds and every crash found through
+//! them). Each panics when an invariant breaks.
+
+#![allow(dead_code)] // each fuzz target uses one of these
+
+use arbiter::moves::Move;
+use arbiter::position::Position;
+use arbiter::protocol::{Reply, Runner, Session};
+use arbiter::san::SanError;
+use arbiter::square::File;
+use arbiter::uci::{CastlingMode, UciMove};
+
+/// Arbitrary bytes as a FEN. Invariants: no panic; an accepted FEN prints a FEN that
+/// parses back to the same position (exactly, when the en-passant square it keeps is the
+/// one the FEN prints), printing is idempotent, and move generation, SAN and the other
+/// queries run on it.
+pub fn fen(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(pos) = Position::from_fen(text) else {
+        return;
+    };
+    let fen = pos.fen();
+    let again = match Position::from_fen(&fen) {
+        Ok(again) => again,
+        Err(e) => panic!("{text:?} printed as {fen:?}, which does not parse: {e}"),
+    };
+    assert_eq!(again.fen(), fen, "printing is not idempotent for {text:?}");
+    assert_eq!(again.repetition_key(), pos.repetition_key());
+    if pos.ep_square() == pos.legal_ep_square() {
+        assert_eq!(again, pos, "{text:?} does not round-trip through {fen:?}");
+    }
+    let moves = pos.legal_moves();
+    assert_eq!(moves.len() as u64, pos.count_legal_moves());
+    assert_eq!(moves.is_empty(), !pos.has_legal_moves());
+    for &m in &moves {
+        let san = pos.san(m);
+        assert_eq!(
+            pos.parse_san(&san),
+            Ok(m),
+            "{fen}: {san} does not parse back"
+        );
+        let next = pos.after(m);
+        // The mover's king is never left attacked.
+        assert!(!next.is_attacked(next.king(pos.turn()), next.turn()));
+    }
+    let _ = pos.is_checkmate();
+    let _ = pos.is_stalemate();
+    let _ = pos.is_insufficient_material();
+    let _ = arbiter::perft::perft(&pos, 2);
+}
+
+/// Positions rich in what SAN has to say: castling both ways (standard and Chess960),
+/// en passant, promotions with and without capture, ambiguous pieces, checks and mates.
+pub const SAN_FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+    "1r2k2r/8/8/8/8/8/8/R3K1R1 w GAkb - 0 1",
+    "rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1",
+    "4k3/1P6/8/3pP3/8/8/6p1/4K2R w K d6 0 1",
+    "4k3/1P6/8/8/3Pp3/8/6p1/R3K3 b Q d3 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    "N3k3/8/8/8/8/8/8/N3K2N w - - 0 1",
+    "7k/8/8/8/8/8/8/1Q1Q2QK w - - 0 1",
+    "3k4/8/8/q2pP2K/8/8/8/8 w - d6 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+];
+
+/// A fixed set of positions (chosen by the first byte) and arbitrary text as SAN.
+/// Invariants: no panic; an accepted move is legal, and its own SAN parses back to it.
+/// Errors are checked too: an ambiguity names at least two legal candidates.
+pub fn san(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let fen = SAN_FENS[usize::from(which) % SAN_FENS.len()];
+    let Ok(pos) = Position::from_fen(fen) else {
+        panic!("seed position {fen} does not parse");
+    };
+    match pos.parse_san(text) {
+        Ok(m) => {
+            assert!(pos.is_legal(m), "{fen}: {text:?} gave the illegal {m:?}");
+            let san = pos.san(m);
+            assert_eq!(pos.parse_san(&san), Ok(m), "{fen}: {text:?} -> {san}");
+        }
+        Err(SanError::Ambiguous(candidates)) => {
+            assert!(candidates.len() >= 2, "{fen}: {text:?}: {candidates:?}");
+        }
+        Err(_) => {}
+    }
+}
+
+/// Positions for UCI text: castling in both notations (standard, Chess960, X-FEN and
+/// Shredder-FEN rights), en passant (one of them pinned), promotions.
+pub const UCI_FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "1r2k2r/8/8/8/8/8/8/R3K1R1 w GAkb - 0 1",
+    "rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1",
+    "4k3/1P6/8/3pP3/8/8/6p1/4K2R w K d6 0 1",
+    "3k4/8/8/q2pP2K/8/8/8/8 w - d6 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/4r3/8/8/R3K2R w KQkq - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+];
+
+/// Arbitrary text as a UCI move, matched in a fixed set of positions (chosen by the first
+/// byte) in both castling modes. Invariants: no panic; parsed text prints back to an
+/// equal `UciMove`; an accepted move is legal, and its own UCI text (in that mode) names
+/// it again; a refusal comes with a diagnosis that displays.
+pub fn uci_move(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(uci) = text.parse::<UciMove>() else {
+        return;
+    };
+    assert_eq!(uci.to_string().parse::<UciMove>(), Ok(uci), "{text:?}");
+    let fen = UCI_FENS[usize::from(which) % UCI_FENS.len()];
+    let Ok(pos) = Position::from_fen(fen) else {
+        panic!("seed position {fen} does not parse");
+    };
+    for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+        match pos.uci_to_move(uci, mode) {
+            Ok(m) => {
+                assert!(pos.is_legal(m), "{fen}: {text:?} gave the illegal {m:?}");
+                let back = m.to_uci(mode);
+                // Known limitation, reported: standard notation writes a Chess960 castle
+                // as the king's move (b8c8), which can also be an ordinary king move.
+                if !(mode == CastlingMode::Standard && is_chess960_castle(m)) {
+                    assert_eq!(
+                        pos.uci_to_move(back, mode),
+                        Ok(m),
+                        "{fen}: {text:?} {mode:?}"
+                    );
+                }
+            }
+            Err(why) => {
+                assert!(!why.to_string().is_empty());
+            }
+        }
+    }
+}
+
+/// A castle other than king from the e-file to a rook in the corner.
+fn is_chess960_castle(m: Move) -> bool {
+    m.is_castle() && !(m.from().file() == File::E && [File::A, File::H].contains(&m.to().file()))
+}
+
+/// Whether a line asks for a perft deeper than the harness allows.
+fn too_deep(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    text.contains("perft")
+        && text
+            .split_whitespace()
+            .any(|t| t.parse::<u32>().is_ok_and(|d| d > 2))
+}
+
+fn render(reply: &Reply) -> String {
+    let mut out = Vec::new();
+    if let Err(e) = reply.write_to(&mut out) {
+        panic!("writing to a Vec failed: {e}");
+    }
+    match String::from_utf8(out) {
+        Ok(text) => text,
+        Err(e) => panic!("an answer is not UTF-8: {e}"),
+    }
+}
+
+/// Everything a client can observe of the session's state.
+fn snapshot(session: &mut Session) -> String {
+    let mut state = String::new();
+    for query in ["fen", "d", "history", "status"] {
+        let reply = session.execute(query);
+        assert!(matches!(reply, Reply::Answer(_)), "{query}: {reply:?}");
+        state.push_str(&render(&reply));
+    }
+    let game = session.game();
+    state.push_str(&format!(
+        "base {} chess960 {} repetitions {}",
+        game.base().fen(),
+        session.is_chess960(),
+        game.repetitions()
+    ));
+    state
+}
+
+/// Arbitrary bytes as a stream of protocol lines, fed to a `Session`.
+///
+/// Invariants: no panic and no hang (lines asking for perft deeper than 2 are dropped
+/// first: they are slow by design, not hangs); the whole stream runs through `Runner`
+/// (line splitting, UTF-8 and length checks); and line by line, as the contract says:
+/// - a blank line or `#` comment answers nothing; `position`, `ucinewgame` and
+///   `setoption` answer nothing or one error; every other command answers or errs;
+/// - an error is exactly one line `error <code> <message>`, and the state after it
+///   (`fen`, `d`, `history`, `status`, the base position, the Chess960 option and the
+///   repetition count) equals the state before it;
+/// - queries change nothing; `legal <text>` never answers an error;
+/// - no answer line ends in a blank.
+pub fn session(data: &[u8]) {
+    let lines: Vec<&[u8]> = data
+        .split(|&b| b == b'\n')
+        .filter(|line| !too_deep(line))
+        .collect();
+    let input = lines.join(&b'\n');
+
+    let mut runner = Runner::new(Session::new(), Vec::new(), false);
+    if let Err(e) = runner.run_stream(input.as_slice()) {
+        panic!("run_stream into a Vec failed: {e}");
+    }
+
+    let mut session = Session::new();
+    for raw in lines {
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let Ok(line) = std::str::from_utf8(raw) else {
+            continue;
+        };
+        let before = snapshot(&mut session);
+        let reply = session.execute(line);
+        let text = render(&reply);
+
+        let control = line.chars().any(|c| c.is_control() && !c.is_whitespace());
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let keyword = tokens.first().copied();
+        match &reply {
+            Reply::Error(error) => {
+                assert_eq!(text.matches('\n').count(), 1, "{line:?}: {text:?}");
+                assert!(text.starts_with(&format!("error {} ", error.code())));
+                let after = snapshot(&mut session);
+                assert_eq!(
+                    before, after,
+                    "{line:?} failed ({text:?}) but changed the state"
+                );
+                assert!(
+                    control || keyword != Some("legal") || tokens.len() != 2,
+                    "{line:?}: {text:?}"
+                );
+            }
+            Reply::Silent => {
+                assert!(!control, "{line:?} holds a control character yet passed");
+                assert!(
+                    matches!(
+                        keyword,
+                        None | Some("position" | "ucinewgame" | "setoption")
+                    ) || keyword.is_some_and(|k| k.starts_with('#')),
+                    "{line:?} answered nothing"
+                );
+                assert!(text.is_empty());
+            }
+            Reply::Quit => {
+                assert_eq!(keyword, Some("quit"));
+                break;
+            }
+            Reply::Answer(_) => {
+                assert!(!control, "{line:?} holds a control character yet passed");
+                assert!(
+                    !matches!(
+                        keyword,
+                        None | Some("position" | "ucinewgame" | "setoption")
+                    ),
+                    "{line:?} answered {text:?}"
+                );
+                assert!(text.ends_with('\n'), "{line:?}: {text:?}");
+                for answer_line in text.lines() {
+                    assert_eq!(answer_line.trim_end(), answer_line, "{line:?}: {text:?}");
+                }
+                if !matches!(keyword, Some("move" | "undo" | "resign" | "draw" | "claim")) {
+                    let after = snapshot(&mut session);
+                    assert_eq!(before, after, "the query {line:?} changed the state");
+                }
+            }
+        }
+    }
+}
