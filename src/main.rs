@@ -25,7 +25,7 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{Context, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 /// A chess rules oracle speaking a UCI-style line protocol (see docs/protocol.md).
 ///
@@ -158,7 +158,11 @@ fn history_path() -> Option<PathBuf> {
 
 fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
     let snapshot: Snapshot = Rc::new(Cell::new(current(runner)));
-    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::new()?;
+    // List mode shows every candidate at once, the natural view of a move list.
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)?;
     editor.set_helper(Some(ReplHelper {
         snapshot: Rc::clone(&snapshot),
     }));
