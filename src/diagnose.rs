@@ -193,11 +193,32 @@ impl Position {
             IllegalMove::CastlingOutOfCheck
         } else if self.is_castling_blocked(king, rook) {
             IllegalMove::CastlingBlocked
-        } else if let Some(sq) = self.castling_attacked_square(king, rook) {
+        } else if let Some(sq) = self.castling_check_square(king, rook) {
             IllegalMove::CastlingThroughCheck(sq)
         } else {
             IllegalMove::LeavesKingInCheck
         }
+    }
+
+    /// The square that forbids castling, as a player sees it: the first square the king
+    /// crosses that is attacked now, else its destination if attacked once king and rook
+    /// have left (a Chess960 rook can shield the path until it moves).
+    fn castling_check_square(&self, king: Square, rook: Square) -> Option<Square> {
+        let (king_to, _) = Position::castling_targets(king, rook);
+        let them = self.turn.other();
+        let mut crossed: Vec<Square> = attacks::between(king, king_to).collect();
+        if king_to < king {
+            crossed.reverse();
+        }
+        let vacated = self.occupied().without(king).without(rook);
+        crossed
+            .into_iter()
+            .find(|&sq| self.is_attacked(sq, them))
+            .or_else(|| {
+                let attacked = self.attackers_to(king_to, them, vacated).is_nonempty();
+                attacked.then_some(king_to)
+            })
+            .or_else(|| self.castling_attacked_square(king, rook))
     }
 
     /// Refuses moves the piece cannot make on this board whatever the kings: wrong
@@ -238,7 +259,14 @@ impl Position {
         if !attacks::attacks(self.turn, role, from, Bitboard::EMPTY).contains(to) {
             return Err(wrong_way);
         }
-        match (attacks::between(from, to) & occupied).first() {
+        // Name the first piece in the way, seen from the moving piece.
+        let blockers = attacks::between(from, to) & occupied;
+        let nearest = if to > from {
+            blockers.first()
+        } else {
+            blockers.last()
+        };
+        match nearest {
             Some(blocker) if matches!(role, Role::Bishop | Role::Rook | Role::Queen) => {
                 Err(IllegalMove::PathBlocked(blocker))
             }
