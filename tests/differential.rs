@@ -21,16 +21,20 @@
 
 use std::fmt::Write as _;
 
+use arbiter::attacks;
+use arbiter::bitboard::Bitboard;
 use arbiter::color::Color;
+use arbiter::diagnose::IllegalMove;
+use arbiter::fen::{FenError, PositionError, Setup};
 use arbiter::moves::{Move, MoveKind};
 use arbiter::position::Position;
-use arbiter::role::Role;
+use arbiter::role::{Piece, Role};
 use arbiter::square::Square;
 use arbiter::uci::{CastlingMode, UciMove};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::zobrist::{Zobrist64, ZobristHash};
-use shakmaty::{Chess, EnPassantMode, Position as _};
+use shakmaty::{Chess, EnPassantMode, Position as _, PositionErrorKinds};
 
 /// The seed of every game below; change it to explore, keep it to reproduce.
 const SEED: u64 = 0x00C0_FFEE_2026_0001;
@@ -298,9 +302,11 @@ fn compare(
         if !read_back {
             continue;
         }
-        match ours.parse_san(&san) {
-            Ok(parsed) if parsed == *m => {}
-            other => return Err(format!("parse_san({san}) gave {other:?}, not {m:?}")),
+        for text in san_variants(ours, *m, &san) {
+            match ours.parse_san(&text) {
+                Ok(parsed) if parsed == *m => {}
+                other => return Err(format!("parse_san({text}) gave {other:?}, not {m:?}")),
+            }
         }
         let parsed_uci: UciMove = uci
             .parse()
@@ -325,6 +331,45 @@ fn compare(
         ));
     }
     Ok(())
+}
+
+/// The SAN of a move and what people type for it: without or with a wrong check mark,
+/// `0-0`, `e8Q`, `exd6e.p.`, and the long form `Ng1-f3` / `Nf3xe5`.
+fn san_variants(pos: &Position, m: Move, san: &str) -> Vec<String> {
+    let bare = san.trim_end_matches(['+', '#']);
+    let mut variants = vec![
+        san.to_string(),
+        bare.to_string(),
+        format!("{bare}+"),
+        format!("{bare}#"),
+    ];
+    if m.is_castle() {
+        variants.push(bare.replace('O', "0"));
+        return variants;
+    }
+    if m.promotion().is_some() {
+        variants.push(bare.replace('=', ""));
+    }
+    if m.is_en_passant() {
+        variants.push(format!("{bare}e.p."));
+    }
+    let role = pos.role_at(m.from()).expect("a piece moves");
+    let capture = pos.by_color(pos.turn().other()).contains(m.to()) || m.is_en_passant();
+    let mut long = String::new();
+    if role != Role::Pawn {
+        long.push(role.upper_char());
+    }
+    long.push_str(&format!(
+        "{}{}{}",
+        m.from(),
+        if capture { 'x' } else { '-' },
+        m.to()
+    ));
+    if let Some(promotion) = m.promotion() {
+        long.push_str(&format!("={}", promotion.upper_char()));
+    }
+    variants.push(long);
+    variants
 }
 
 /// Picks a move from the sorted list, preferring the rare kinds.
@@ -379,7 +424,13 @@ fn choose(ours: &Position, moves: &[(String, Move)], rng: &mut Rng) -> Move {
 
 /// Plays one random game from `fen` in both implementations, comparing after every
 /// move. On a disagreement, the report names the position and the moves that led there.
-fn play_game(fen: &str, mode: CastlingMode, seed: u64, tally: &mut Tally) -> Result<(), String> {
+fn play_game(
+    fen: &str,
+    mode: CastlingMode,
+    seed: u64,
+    max_plies: usize,
+    tally: &mut Tally,
+) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let mut ours = Position::from_fen(fen).map_err(|e| format!("{fen}: ours refused: {e}"))?;
     let mut theirs: Chess = fen
@@ -395,7 +446,7 @@ fn play_game(fen: &str, mode: CastlingMode, seed: u64, tally: &mut Tally) -> Res
         )
     };
     tally.games += 1;
-    for ply in 0..MAX_PLIES {
+    for ply in 0..max_plies {
         compare(&ours, &theirs, mode, ply % READ_BACK_EVERY == 0)
             .map_err(|why| report(&history, &ours, why))?;
         if ours.is_checkmate() {
@@ -511,7 +562,7 @@ fn run(games: &[(String, CastlingMode, u64)]) -> (Tally, Vec<String>) {
                     let mut tally = Tally::default();
                     let mut failures = Vec::new();
                     for (fen, mode, seed) in part {
-                        if let Err(e) = play_game(fen, *mode, *seed, &mut tally) {
+                        if let Err(e) = play_game(fen, *mode, *seed, MAX_PLIES, &mut tally) {
                             failures.push(e);
                         }
                     }
@@ -576,4 +627,344 @@ fn chess960_start_518_is_the_standard_start() {
 fn the_random_number_generator_is_reproducible() {
     // SplitMix64's published first output for seed 0.
     assert_eq!(Rng::new(0).next(), 0xE220_A839_7B1D_CDAF);
+}
+
+/// A random, usually unreachable position: kings, a few pieces, perhaps a pawn that just
+/// advanced two squares beside an enemy pawn, and random castling rights (rook files).
+fn random_fen(rng: &mut Rng) -> String {
+    let mut board: [Option<char>; 64] = [None; 64];
+    let mut free = |board: &[Option<char>; 64], rng: &mut Rng, pawn: bool| loop {
+        let sq = rng.below(64);
+        if board[sq].is_none() && (!pawn || (8..56).contains(&sq)) {
+            return sq;
+        }
+    };
+    let white_to_move = rng.chance(50);
+    // A double push to capture en passant, half the time.
+    let mut ep = None;
+    if rng.chance(50) {
+        let file = rng.below(8);
+        let (pawn_rank, ep_rank, us) = if white_to_move {
+            (4, 5, 'P')
+        } else {
+            (3, 2, 'p')
+        };
+        let them = if white_to_move { 'p' } else { 'P' };
+        board[pawn_rank * 8 + file] = Some(them);
+        let side = if file == 0 || (file < 7 && rng.chance(50)) {
+            file + 1
+        } else {
+            file - 1
+        };
+        board[pawn_rank * 8 + side] = Some(us);
+        ep = Some(ep_rank * 8 + file);
+    }
+    // Kings near the back ranks half the time, so castling rights are common.
+    for king in ['K', 'k'] {
+        let sq = if rng.chance(50) {
+            let rank = if king == 'K' { 0 } else { 7 };
+            rank * 8 + 1 + rng.below(6)
+        } else {
+            free(&board, rng, false)
+        };
+        if board[sq].is_some() {
+            return random_fen(rng);
+        }
+        board[sq] = Some(king);
+    }
+    for rook in ['R', 'r'] {
+        for _ in 0..rng.below(3) {
+            let rank = if rook == 'R' { 0 } else { 7 };
+            let sq = rank * 8 + rng.below(8);
+            if board[sq].is_none() {
+                board[sq] = Some(rook);
+            }
+        }
+    }
+    let pieces = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
+    for _ in 0..rng.below(14) {
+        let piece = pieces[rng.below(pieces.len())];
+        let sq = free(&board, rng, piece.eq_ignore_ascii_case(&'p'));
+        board[sq] = Some(piece);
+    }
+    if let Some(ep) = ep {
+        // The squares the pawn crossed must be empty.
+        let origin = if white_to_move { ep + 8 } else { ep - 8 };
+        board[ep] = None;
+        board[origin] = None;
+    }
+
+    let mut placement = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                Some(c) => {
+                    if empty > 0 {
+                        placement.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    placement.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            placement.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            placement.push('/');
+        }
+    }
+    let mut castling = String::new();
+    for (rook, rank) in [('R', 0), ('r', 7)] {
+        for file in 0..8 {
+            if board[rank * 8 + file] == Some(rook) && rng.chance(60) {
+                let letter = (b'a' + file as u8) as char;
+                castling.push(if rook == 'R' {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    let ep = ep.map_or("-".to_string(), |sq| {
+        format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
+    });
+    let turn = if white_to_move { 'w' } else { 'b' };
+    format!("{placement} {turn} {castling} {ep} 0 1")
+}
+
+/// Random positions both implementations accept, each followed by a short game.
+const RANDOM_POSITIONS: usize = 1500;
+/// The length of the game from each random position.
+const RANDOM_POSITION_PLIES: usize = 30;
+
+/// Shakmaty's verdict on a FEN: the position, or why not (`None` for a syntax error).
+type TheirVerdict = Result<Chess, Option<PositionErrorKinds>>;
+
+/// Whether a refusal is one of the known, documented differences of definition:
+/// we refuse two checkers of which neither is a slider (no last move gives that), which
+/// shakmaty lets through; shakmaty refuses more material than promotions can give
+/// (`TOO_MUCH_MATERIAL`), where we refuse only more than 16 pieces or 8 pawns.
+fn is_known_difference(ours: &Result<Position, FenError>, theirs: &TheirVerdict) -> bool {
+    match (ours, theirs) {
+        (Err(FenError::Position(PositionError::ImpossibleCheck)), Ok(theirs)) => {
+            let checkers = theirs.checkers();
+            let board = theirs.board();
+            let sliders = board.rooks() | board.bishops() | board.queens();
+            checkers.count() == 2 && (checkers & sliders).is_empty()
+        }
+        (Ok(_), Err(Some(kinds))) => *kinds == PositionErrorKinds::TOO_MUCH_MATERIAL,
+        _ => false,
+    }
+}
+
+#[test]
+fn random_positions_agree_with_shakmaty() {
+    let mut rng = Rng::new(SEED ^ 0x0051_7E55);
+    let mut accepted = 0;
+    let mut known_differences = 0;
+    let mut failures = Vec::new();
+    let mut tally = Tally::default();
+    while accepted < RANDOM_POSITIONS {
+        let fen = random_fen(&mut rng);
+        let ours = Position::from_fen(&fen);
+        let theirs: TheirVerdict = fen.parse::<Fen>().map_err(|_| None).and_then(|f| {
+            f.into_position(shakmaty::CastlingMode::Chess960)
+                .map_err(|e| Some(e.kinds()))
+        });
+        match (&ours, &theirs) {
+            (Ok(_), Ok(_)) => {
+                accepted += 1;
+                let seed = rng.next();
+                if let Err(e) = play_game(
+                    &fen,
+                    CastlingMode::Chess960,
+                    seed,
+                    RANDOM_POSITION_PLIES,
+                    &mut tally,
+                ) {
+                    failures.push(e);
+                }
+            }
+            (Err(_), Err(_)) => {}
+            _ if is_known_difference(&ours, &theirs) => known_differences += 1,
+            _ => failures.push(format!(
+                "`{fen}`: ours {:?}, shakmaty {:?}",
+                ours.map(|p| p.fen()),
+                theirs.map(|_| ()).map_err(|kinds| format!("{kinds:?}"))
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("random positions: {accepted} accepted by both, {known_differences} known differences, {tally:?}");
+    assert!(tally.en_passants > 50, "{tally:?}");
+    assert!(tally.castles > 200, "{tally:?}");
+    assert!(tally.promotions > 200, "{tally:?}");
+}
+
+/// Positions on which every from-to text (with and without promotion letters) is
+/// diagnosed; each position's own pieces give 64 targets each.
+const DIAGNOSED_POSITIONS: usize = 400;
+
+/// The move as the pieces would make it ignoring the king's safety: whether the mover's
+/// king is then attacked. (Built as a setup with the turn passed: our FEN validation then
+/// refuses it as `OppositeCheck` exactly when the mover's king is attacked.)
+fn naive_move_exposes_king(p: &Position, from: Square, to: Square) -> bool {
+    let mut setup = Setup::parse(&p.fen()).expect("our FEN parses");
+    let Some(piece) = setup.board[from.index()].take() else {
+        return false;
+    };
+    if piece.role == Role::Pawn && p.ep_square() == Some(to) {
+        setup.board[Square::from_coords(to.file(), from.rank()).index()] = None;
+    }
+    let last_rank = matches!(to.rank().index(), 0 | 7);
+    setup.board[to.index()] = Some(if piece.role == Role::Pawn && last_rank {
+        Piece {
+            color: piece.color,
+            role: Role::Queen,
+        }
+    } else {
+        piece
+    });
+    setup.turn = setup.turn.other();
+    setup.castling.clear();
+    setup.ep_square = None;
+    Position::from_setup(&setup) == Err(PositionError::OppositeCheck)
+}
+
+/// Every diagnosis must be `Ok` exactly for the legal moves the text names, and each
+/// refusal must be true of the board: the square named, the piece named, the rule.
+fn check_diagnoses(p: &Position, mode: CastlingMode) -> Result<(), String> {
+    let legal = p.legal_moves();
+    let us = p.turn();
+    let names = |m: &Move, to: Square| {
+        m.to_uci(mode).to.eq(&to)
+            || (mode == CastlingMode::Standard && m.is_castle() && m.to() == to)
+    };
+    for from in Square::ALL {
+        let piece = p.piece_at(from);
+        let promotions: &[Option<Role>] = match piece {
+            Some(pc) if pc.color == us && pc.role == Role::Pawn => &[
+                None,
+                Some(Role::Queen),
+                Some(Role::Knight),
+                Some(Role::King),
+            ],
+            Some(pc) if pc.color == us => &[None, Some(Role::Queen)],
+            _ => &[None],
+        };
+        for to in Square::ALL {
+            for &promotion in promotions {
+                let text = UciMove {
+                    from,
+                    to,
+                    promotion,
+                };
+                let got = p.diagnose(text, mode);
+                let from_here = |m: &&Move| m.from() == from && names(m, to);
+                let named: Vec<Move> = legal
+                    .iter()
+                    .filter(from_here)
+                    .filter(|m| m.promotion() == promotion)
+                    .copied()
+                    .collect();
+                let why = match &got {
+                    Ok(m) if named.contains(m) => continue,
+                    Ok(_) => "a move the text does not name",
+                    Err(_) if !named.is_empty() => "a refusal of a legal move",
+                    Err(e) => {
+                        let true_of_the_board = match *e {
+                            IllegalMove::NoPiece(sq) => sq == from && piece.is_none(),
+                            IllegalMove::NotYourTurn(sq, color) => {
+                                sq == from && color == us && piece.is_some_and(|pc| pc.color != us)
+                            }
+                            IllegalMove::PromotionRequired => {
+                                promotion.is_none()
+                                    && legal
+                                        .iter()
+                                        .filter(from_here)
+                                        .any(|m| m.promotion().is_some())
+                            }
+                            IllegalMove::NotAPromotion => {
+                                promotion.is_some()
+                                    && legal
+                                        .iter()
+                                        .filter(from_here)
+                                        .any(|m| m.promotion().is_none())
+                            }
+                            IllegalMove::BadPromotionPiece(role) => {
+                                promotion == Some(role)
+                                    && legal
+                                        .iter()
+                                        .filter(from_here)
+                                        .any(|m| m.promotion().is_some())
+                            }
+                            IllegalMove::OwnPiece(sq) => sq == to && p.by_color(us).contains(to),
+                            IllegalMove::CannotMoveThatWay(role) => {
+                                piece.is_some_and(|pc| pc.role == role)
+                                    && (matches!(role, Role::Pawn | Role::King)
+                                        || !attacks::attacks(us, role, from, Bitboard::EMPTY)
+                                            .contains(to))
+                            }
+                            IllegalMove::PathBlocked(sq) => {
+                                p.occupied().contains(sq)
+                                    && (sq == to || attacks::between(from, to).contains(sq))
+                                    && (attacks::between(from, sq) & p.occupied()).is_empty()
+                            }
+                            IllegalMove::LeavesKingInCheck => naive_move_exposes_king(p, from, to),
+                            IllegalMove::CastlingWithoutRight
+                            | IllegalMove::CastlingOutOfCheck
+                            | IllegalMove::CastlingBlocked => {
+                                piece.is_some_and(|pc| pc.role == Role::King)
+                            }
+                            IllegalMove::CastlingThroughCheck(sq) => {
+                                // Attacked now, or the destination once the king and
+                                // its rooks have left the back rank.
+                                let vacated = p.occupied()
+                                    & !p.pieces(us, Role::King)
+                                    & !p.pieces(us, Role::Rook);
+                                let destination = matches!(sq.file().char(), 'c' | 'g');
+                                piece.is_some_and(|pc| pc.role == Role::King)
+                                    && (p.is_attacked(sq, us.other())
+                                        || destination
+                                            && p.attackers_to(sq, us.other(), vacated)
+                                                .is_nonempty())
+                            }
+                        };
+                        if true_of_the_board {
+                            continue;
+                        }
+                        "a refusal that is not true of the board"
+                    }
+                };
+                return Err(format!("`{}` {text} ({mode:?}): {got:?} is {why}", p.fen()));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn diagnoses_agree_with_the_legal_moves() {
+    let mut rng = Rng::new(SEED ^ 0xD1A6);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    while checked < DIAGNOSED_POSITIONS {
+        let Ok(p) = Position::from_fen(&random_fen(&mut rng)) else {
+            continue;
+        };
+        checked += 1;
+        for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+            if let Err(e) = check_diagnoses(&p, mode) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

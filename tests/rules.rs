@@ -1076,6 +1076,38 @@ fn diagnose_castling_through_check() {
 }
 
 #[test]
+fn diagnose_castling_names_the_first_attacked_square_the_king_crosses() {
+    // Both d1 and c1 are attacked; the king crosses d1 first.
+    let p = pos("2rrk3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+    assert_eq!(
+        refusal(&p, "e1c1", STANDARD),
+        IllegalMove::CastlingThroughCheck(Square::D1)
+    );
+}
+
+#[test]
+fn diagnose_castling_into_check_behind_the_castling_rook() {
+    // The rook on g1 shields d1-f1 from the rook on h1 now; castling would put the
+    // king on g1, next to it: the check is on the destination, not on d1.
+    let p = pos("5k2/8/8/8/8/8/8/2K3Rr w K - 0 1");
+    assert!(!p.is_attacked(Square::D1, Color::Black));
+    assert_eq!(
+        refusal(&p, "c1g1", CHESS960),
+        IllegalMove::CastlingThroughCheck(Square::G1)
+    );
+}
+
+#[test]
+fn diagnose_path_blocked_names_the_nearest_piece() {
+    // Rook h1 to a1: b1 and g1 are both in the way; g1 comes first.
+    let p = pos("4k3/8/8/8/8/8/4K3/1N4BR w - - 0 1");
+    assert_eq!(
+        refusal(&p, "h1a1", STANDARD),
+        IllegalMove::PathBlocked(Square::G1)
+    );
+}
+
+#[test]
 fn diagnose_castling_blocked() {
     let p = pos("4k3/8/8/8/8/8/8/R3K1NR w KQ - 0 1");
     assert_eq!(refusal(&p, "e1g1", STANDARD), IllegalMove::CastlingBlocked);
