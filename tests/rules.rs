@@ -1235,3 +1235,72 @@ fn polyglot_keys_from_fen_equal_the_incremental_ones() {
         assert_eq!(pos(fen).key(), key, "{fen}");
     }
 }
+
+#[test]
+fn fen_refuses_a_clock_above_the_maximum() {
+    assert_eq!(
+        parse_error("4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1"),
+        ParseFenError::ClockTooLarge("2147483648".to_string())
+    );
+    assert_eq!(
+        parse_error("4k3/8/8/8/8/8/8/4K3 w - - 0 2147483648"),
+        ParseFenError::ClockTooLarge("2147483648".to_string())
+    );
+    assert_eq!(
+        pos("4k3/8/8/8/8/8/8/4K3 w - - 2147483647 2147483647").fen(),
+        "4k3/8/8/8/8/8/8/4K3 w - - 2147483647 2147483647"
+    );
+}
+
+// ---- Error messages ----------------------------------------------------------------
+
+/// Error messages are lower-case phrases without a trailing period, as the style asks.
+fn assert_message_style(message: String) {
+    assert!(!message.is_empty());
+    assert!(!message.ends_with('.'), "{message}");
+    assert!(
+        !message.starts_with(|c: char| c.is_ascii_uppercase()),
+        "{message}"
+    );
+}
+
+#[test]
+fn error_messages_are_lower_case_without_a_period() {
+    let fen_errors = [
+        "8/8/8/8/8/8/8/8 w",
+        "4k3/8/8/8/8/8/4K3 w - - 0 1",
+        "4k4/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2x w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w KX - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - e9 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - -1 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 one",
+        "4k3/8/8/8/8/8/8/4K3 w - - 2147483648 1",
+        "4k3/8/8/8/8/8/8/8 w - - 0 1",
+        "4k3/8/8/8/8/QQQQQQQQ/QQQQQQQQ/4K3 w - - 0 1",
+        "4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1",
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+        "4k3/8/8/8/8/3n1n2/8/4K2r w - - 0 1",
+        "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        "4k3/8/8/8/8/8/8/4K3 w - d6 0 1",
+    ];
+    for fen in fen_errors {
+        assert_message_style(fen_error(fen).to_string());
+    }
+    let p = pos("4k3/8/8/8/8/5N2/4P3/1N2K3 w - - 0 1");
+    for san in ["hello", "Nf5", "Nd2"] {
+        assert_message_style(p.parse_san(san).unwrap_err().to_string());
+    }
+    assert_message_style(
+        pos("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")
+            .parse_san("e8")
+            .unwrap_err()
+            .to_string(),
+    );
+    for text in ["e3e4", "e8e7", "b1b2", "e2e5", "g1g2"] {
+        assert_message_style(refusal(&p, text, STANDARD).to_string());
+    }
+}
