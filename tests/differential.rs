@@ -633,7 +633,7 @@ fn the_random_number_generator_is_reproducible() {
 /// advanced two squares beside an enemy pawn, and random castling rights (rook files).
 fn random_fen(rng: &mut Rng) -> String {
     let mut board: [Option<char>; 64] = [None; 64];
-    let mut free = |board: &[Option<char>; 64], rng: &mut Rng, pawn: bool| loop {
+    let free = |board: &[Option<char>; 64], rng: &mut Rng, pawn: bool| loop {
         let sq = rng.below(64);
         if board[sq].is_none() && (!pawn || (8..56).contains(&sq)) {
             return sq;
