@@ -525,6 +525,14 @@ fn one_shot_commands() {
 fn echo_prints_each_command_before_its_answer() {
     let run = arbiter(&["--echo", "-c", "isready", "-c", "", "-c", "# note"], "");
     assert_eq!(run.stdout, "> isready\nreadyok\n> # note\n");
+    let run = arbiter(&["--echo"], &b"turn\nmove\x00e4\n\xff\nturn\n"[..]);
+    assert_eq!(
+        run.stdout,
+        "> turn\nturn white\n\
+         error bad-input the line holds a control character and was skipped\n\
+         error bad-input the line is not valid UTF-8 and was skipped\n\
+         > turn\nturn white\n"
+    );
 }
 
 #[test]

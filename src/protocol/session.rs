@@ -55,7 +55,7 @@ impl Session {
     pub fn execute(&mut self, line: &str) -> Reply {
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; blanks such as tab are separators.
-        if line.chars().any(|c| c.is_control() && !c.is_whitespace()) {
+        if has_control(line) {
             return Reply::Error(ProtocolError::BadInput(BadInput::Control));
         }
         let command = match Command::parse(line) {
@@ -226,6 +226,11 @@ impl Session {
         }
         Ok(game)
     }
+}
+
+/// Whether a line holds a control character other than blanks: bad input.
+pub(crate) fn has_control(line: &str) -> bool {
+    line.chars().any(|c| c.is_control() && !c.is_whitespace())
 }
 
 fn at(text: &str, ply: Option<usize>) -> MoveRef {

@@ -5,7 +5,7 @@ use std::io::{self, Read, Write};
 
 use super::answer::Reply;
 use super::error::{BadInput, ProtocolError};
-use super::session::Session;
+use super::session::{has_control, Session};
 
 /// The longest line, in bytes without its line ending, that is read as a command.
 pub const MAX_LINE: usize = 1 << 20;
@@ -145,7 +145,8 @@ impl<W: Write> Runner<W> {
     pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
         if self.echo {
             let shown = line.trim();
-            if !shown.is_empty() {
+            // A line refused as bad input is not echoed: its text cannot be shown.
+            if !shown.is_empty() && !has_control(shown) {
                 writeln!(self.out, "> {shown}")?;
             }
         }
