@@ -2,7 +2,7 @@
 //! commands through one process with flat memory, the position with the most legal moves
 //! known, a real `| head -1` pipeline, and bad bytes or EOF in the last, unterminated line.
 //!
-//! The ten-million-command run is `#[ignore]`d (about a minute); the default run streams
+//! The ten-million-command run is `#[ignore]`d (about 25 s); the default run streams
 //! one million.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -154,7 +154,7 @@ fn a_million_commands_run_in_flat_memory() {
 }
 
 #[test]
-#[ignore = "ten million commands take about a minute; run with --ignored"]
+#[ignore = "ten million commands take about 25 s; run with --ignored"]
 fn ten_million_commands_run_in_flat_memory() {
     stream_commands(10_000_000);
 }
