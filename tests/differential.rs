@@ -39,16 +39,16 @@ use shakmaty::{Chess, EnPassantMode, Position as _, PositionErrorKinds};
 /// The seed of every game below; change it to explore, keep it to reproduce.
 const SEED: u64 = 0x00C0_FFEE_2026_0001;
 /// Random games from the standard starting position.
-const STANDARD_GAMES: u64 = 1000;
+const STANDARD_GAMES: u64 = 900;
 /// Random games from random Chess960 starting positions.
-const CHESS960_GAMES: u64 = 700;
+const CHESS960_GAMES: u64 = 600;
 /// Random games from each position of the perft suite.
-const GAMES_PER_SUITE_POSITION: u64 = 6;
+const GAMES_PER_SUITE_POSITION: u64 = 5;
 /// A game stops here if nothing ended it before.
 const MAX_PLIES: usize = 250;
 /// Our parsers read back the text of every legal move on every this many plies (and the
 /// move played on every ply).
-const READ_BACK_EVERY: usize = 4;
+const READ_BACK_EVERY: usize = 8;
 
 /// SplitMix64: tiny, fast and good enough to pick moves.
 struct Rng(u64);
@@ -596,8 +596,8 @@ fn random_games_agree_with_shakmaty() {
     // The games must reach the rare rules often, or the comparison proves little.
     assert_eq!(tally.games, games.len() as u64);
     assert!(tally.plies > 100_000, "{tally:?}");
-    assert!(tally.castles > 1_000, "{tally:?}");
-    assert!(tally.en_passants > 500, "{tally:?}");
+    assert!(tally.castles > 800, "{tally:?}");
+    assert!(tally.en_passants > 400, "{tally:?}");
     assert!(tally.promotions > 1_000, "{tally:?}");
     assert!(tally.under_promotion_captures > 200, "{tally:?}");
     assert!(tally.checks > 5_000, "{tally:?}");
