@@ -332,6 +332,24 @@ fn en_passant_allowed_along_the_pinning_diagonal() {
 }
 
 #[test]
+fn en_passant_refused_for_a_pawn_pinned_on_its_file() {
+    // The rook on e8 pins e5 to the king on e1; capturing on d6 leaves the file.
+    let p = pos("k3r3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    assert_eq!(moves_from(&p, Square::E5), ["e5e6"]);
+}
+
+#[test]
+fn en_passant_refused_when_the_captured_pawn_shields_the_king() {
+    // The pawn on d5 stands between the bishop on f7 and the king on b3.
+    let p = pos("4k3/5b2/8/3pP3/8/1K6/8/8 w - d6 0 2");
+    assert_eq!(moves_from(&p, Square::E5), ["e5e6"]);
+    assert_eq!(
+        refusal(&p, "e5d6", STANDARD),
+        IllegalMove::LeavesKingInCheck
+    );
+}
+
+#[test]
 fn en_passant_captures_the_pawn_that_gives_check() {
     let p = play(&pos("4k3/5p2/8/4P3/4K3/8/8/8 b - - 0 1"), "f7f5");
     assert_eq!(p.checkers().first(), Some(Square::F5));
