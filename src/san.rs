@@ -241,6 +241,8 @@ impl Position {
                 to,
                 promotion,
             } => {
+                // A pawn move without a file is a push: `e4` never means `dxe4`.
+                let file = file.or((role == Role::Pawn).then_some(to.file()));
                 let matches = |m: &Move| {
                     !m.is_castle()
                         && m.to() == to

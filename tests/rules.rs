@@ -856,6 +856,17 @@ fn san_syntax_error() {
 }
 
 #[test]
+fn san_pawn_move_without_a_file_is_a_push_not_a_capture() {
+    // Only dxe3 reaches e3, so "e3" names no move.
+    let p = pos("4k3/8/8/8/8/4p3/3P4/4K3 w - - 0 1");
+    assert_eq!(p.parse_san("e3"), Err(SanError::NoSuchMove));
+    assert_eq!(
+        p.parse_san("de3"),
+        Ok(Move::new(Square::D2, Square::E3, MoveKind::Normal))
+    );
+}
+
+#[test]
 fn san_no_such_move() {
     let p = Position::startpos();
     assert_eq!(p.parse_san("Nf5"), Err(SanError::NoSuchMove));
