@@ -316,6 +316,20 @@ fn castling_rook(pos: &Position, token: CastlingToken) -> Option<Square> {
 
 impl Position {
     /// Parses and validates a FEN.
+    ///
+    /// ```
+    /// use arbiter::fen::{FenError, PositionError};
+    /// use arbiter::position::Position;
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").expect("legal");
+    /// assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    /// assert_eq!(
+    ///     Position::from_fen("4k3/8/8/8/8/8/8/4K2R w Q - 0 1"),
+    ///     Err(FenError::Position(PositionError::Castling(
+    ///         arbiter::fen::CastlingToken::QueenSide(arbiter::color::Color::White)
+    ///     )))
+    /// );
+    /// ```
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
         let setup = Setup::parse(text)?;
         Ok(Position::from_setup(&setup)?)

@@ -2,6 +2,21 @@
 //!
 //! The core (`position`, `movegen`, `fen`, `san`, `uci`, `diagnose`, `perft`) knows
 //! nothing of input and output; the `protocol` layer turns command lines into answers.
+//!
+//! ```
+//! use arbiter::position::Position;
+//! use arbiter::uci::CastlingMode;
+//!
+//! let mut pos = Position::startpos();
+//! for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
+//!     let m = pos.parse_san(san).expect("a legal move");
+//!     pos.play_unchecked(m);
+//! }
+//! let mate = pos.parse_san("Qxf7").expect("a legal move");
+//! assert_eq!(pos.san(mate), "Qxf7#");
+//! assert_eq!(mate.to_uci(CastlingMode::Standard).to_string(), "h5f7");
+//! assert!(pos.after(mate).is_checkmate());
+//! ```
 
 // No panics reachable from input: unwrap, expect and panic! are refused outside tests.
 #![cfg_attr(

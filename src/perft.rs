@@ -36,6 +36,12 @@ walker!(
 );
 
 /// The number of move sequences of length `depth` from `pos`.
+///
+/// ```
+/// use arbiter::{perft::perft, position::Position};
+///
+/// assert_eq!(perft(&Position::startpos(), 4), 197_281);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if has_bit_ops() {
