@@ -9,7 +9,6 @@ use arbiter::moves::Move;
 use arbiter::position::Position;
 use arbiter::protocol::{Reply, Runner, Session};
 use arbiter::san::SanError;
-use arbiter::square::File;
 use arbiter::uci::{CastlingMode, UciMove};
 
 /// Arbitrary bytes as a FEN. Invariants: no panic; an accepted FEN prints a FEN that
@@ -140,26 +139,17 @@ pub fn uci_move(data: &[u8]) {
             Ok(m) => {
                 assert!(pos.is_legal(m), "{fen}: {text:?} gave the illegal {m:?}");
                 let back = m.to_uci(mode);
-                // Known limitation, reported: standard notation writes a Chess960 castle
-                // as the king's move (b8c8), which can also be an ordinary king move.
-                if !(mode == CastlingMode::Standard && is_chess960_castle(m)) {
-                    assert_eq!(
-                        pos.uci_to_move(back, mode),
-                        Ok(m),
-                        "{fen}: {text:?} {mode:?}"
-                    );
-                }
+                assert_eq!(
+                    pos.uci_to_move(back, mode),
+                    Ok(m),
+                    "{fen}: {text:?} {mode:?}"
+                );
             }
             Err(why) => {
                 assert!(!why.to_string().is_empty());
             }
         }
     }
-}
-
-/// A castle other than king from the e-file to a rook in the corner.
-fn is_chess960_castle(m: Move) -> bool {
-    m.is_castle() && !(m.from().file() == File::E && [File::A, File::H].contains(&m.to().file()))
 }
 
 /// Whether a line asks for a perft deeper than the harness allows.

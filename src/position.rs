@@ -308,7 +308,7 @@ impl Position {
                 self.key ^= ep_key(ep);
             }
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
 
         match m.kind() {
             MoveKind::Castle => {
@@ -360,7 +360,7 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         if HASH {

@@ -4,10 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::diagnose::IllegalMove;
-use crate::moves::{Move, MoveKind};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::role::Role;
-use crate::square::Square;
+use crate::square::{File, Square};
 
 /// How castling is written in UCI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -72,13 +72,22 @@ impl fmt::Display for UciMove {
 }
 
 impl Move {
+    /// Whether this is castling written as a two-square king step in standard notation:
+    /// king on the e-file, rook in the corner. Any other castling (a Chess960 setup played
+    /// without the Chess960 option) stays king-takes-rook, the only unambiguous form.
+    fn is_castle_written_as_king_step(self, mode: CastlingMode) -> bool {
+        mode == CastlingMode::Standard
+            && self.is_castle()
+            && self.from().file() == File::E
+            && matches!(self.to().file(), File::A | File::H)
+    }
+
     /// The UCI text of this move.
     pub fn to_uci(self, mode: CastlingMode) -> UciMove {
-        let to = match (self.kind(), mode) {
-            (MoveKind::Castle, CastlingMode::Standard) => {
-                Position::castling_targets(self.from(), self.to()).0
-            }
-            _ => self.to(),
+        let to = if self.is_castle_written_as_king_step(mode) {
+            Position::castling_targets(self.from(), self.to()).0
+        } else {
+            self.to()
         };
         UciMove {
             from: self.from(),
@@ -99,8 +108,7 @@ impl Position {
         if m.to() == to {
             return true;
         }
-        m.is_castle()
-            && mode == CastlingMode::Standard
+        m.is_castle_written_as_king_step(mode)
             && Position::castling_targets(m.from(), m.to()).0 == to
     }
 }

@@ -285,6 +285,26 @@ fn uci_chess960_castling_is_king_takes_rook_only() {
     );
 }
 
+#[test]
+fn uci_standard_notation_keeps_king_takes_rook_for_a_chess960_setup() {
+    // b8c8 is both a king step and where the king lands castling with a8: the castle
+    // must print as b8a8 so that its text reads back as the castle.
+    let p = pos("rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1");
+    let castle = legal(&p, "b8a8", STANDARD);
+    assert_eq!(castle.kind(), MoveKind::Castle);
+    assert_eq!(castle.to_uci(STANDARD).to_string(), "b8a8");
+    let step = legal(&p, "b8c8", STANDARD);
+    assert_eq!(step.kind(), MoveKind::Normal);
+}
+
+#[test]
+fn uci_standard_notation_of_a_castle_with_the_king_on_its_square() {
+    let p = pos("4k3/8/8/8/8/8/8/6KR w H - 0 1");
+    let castle = legal(&p, "g1h1", STANDARD);
+    assert_eq!(castle.kind(), MoveKind::Castle);
+    assert_eq!(castle.to_uci(STANDARD).to_string(), "g1h1");
+}
+
 // ---- En passant --------------------------------------------------------------------
 
 #[test]
