@@ -7,4 +7,5 @@ mod limits;
 mod perft;
 mod properties;
 mod protocol;
+mod repl;
 mod rules;
