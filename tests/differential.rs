@@ -51,14 +51,14 @@ const MAX_PLIES: usize = 250;
 const READ_BACK_EVERY: usize = 8;
 
 /// SplitMix64: tiny, fast and good enough to pick moves.
-struct Rng(u64);
+pub(super) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Rng {
+    pub(super) fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -67,12 +67,12 @@ impl Rng {
     }
 
     /// A number in `0..n`, `n > 0`.
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
     /// True with probability `percent` / 100.
-    fn chance(&mut self, percent: usize) -> bool {
+    pub(super) fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
 
@@ -147,7 +147,7 @@ fn chess960_back_rank(mut n: usize) -> [char; 8] {
 }
 
 /// The FEN of Chess960 start `n`, with the castling field in X-FEN or Shredder-FEN.
-fn chess960_fen(n: usize, shredder: bool) -> String {
+pub(super) fn chess960_fen(n: usize, shredder: bool) -> String {
     let black: String = chess960_back_rank(n).iter().collect();
     let white = black.to_ascii_uppercase();
     let castling = if shredder {
@@ -166,7 +166,7 @@ fn chess960_fen(n: usize, shredder: bool) -> String {
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {castling} - 0 1")
 }
 
-fn shakmaty_mode(mode: CastlingMode) -> shakmaty::CastlingMode {
+pub(super) fn shakmaty_mode(mode: CastlingMode) -> shakmaty::CastlingMode {
     match mode {
         CastlingMode::Standard => shakmaty::CastlingMode::Standard,
         CastlingMode::Chess960 => shakmaty::CastlingMode::Chess960,
@@ -182,7 +182,7 @@ fn their_fen(theirs: &Chess) -> String {
 ///
 /// With `read_back`, our SAN and UCI parsers must also read every legal move's text back
 /// to the move (a self-check, not a comparison, so it runs on every few plies only).
-fn compare(
+pub(super) fn compare(
     ours: &Position,
     theirs: &Chess,
     mode: CastlingMode,
@@ -530,6 +530,17 @@ fn games() -> Vec<(String, CastlingMode, u64)> {
             rng.next(),
         ));
     }
+    for (fen, mode) in suite_starts() {
+        for _ in 0..GAMES_PER_SUITE_POSITION {
+            games.push((fen.clone(), mode, rng.next()));
+        }
+    }
+    games
+}
+
+/// The positions of the perft suite, each with its castling mode, in file order.
+pub(super) fn suite_starts() -> Vec<(String, CastlingMode)> {
+    let mut starts = Vec::new();
     for line in include_str!("data/perft-suite.epd").lines() {
         let Some(fen) = line
             .split(';')
@@ -544,11 +555,9 @@ fn games() -> Vec<(String, CastlingMode, u64)> {
         } else {
             CastlingMode::Standard
         };
-        for _ in 0..GAMES_PER_SUITE_POSITION {
-            games.push((fen.to_string(), mode, rng.next()));
-        }
+        starts.push((fen.to_string(), mode));
     }
-    games
+    starts
 }
 
 fn run(games: &[(String, CastlingMode, u64)]) -> (Tally, Vec<String>) {

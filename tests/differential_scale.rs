@@ -11,42 +11,18 @@
 //! `scripts/differential` runs the ignored test; `DIFF_POSITIONS=N` and `DIFF_SEED=S`
 //! scale and vary it. The default test run compares a small slice.
 
-use std::collections::BTreeSet;
-
-use arbiter::color::Color;
 use arbiter::moves::{Move, MoveKind};
 use arbiter::perft::perft;
 use arbiter::position::Position;
 use arbiter::role::Role;
 use arbiter::uci::CastlingMode;
 use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::zobrist::{Zobrist64, ZobristHash};
-use shakmaty::{Chess, EnPassantMode, Position as _};
+use shakmaty::{Chess, Position as _};
+
+use super::differential::{chess960_fen, shakmaty_mode, suite_starts, Rng};
 
 const PLIES_PER_GAME: usize = 100;
 const MAX_REPORTED: usize = 50;
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn percent(&mut self, p: usize) -> bool {
-        self.below(100) < p
-    }
-}
 
 /// What the run went through.
 #[derive(Debug, Default)]
@@ -82,118 +58,12 @@ impl Tally {
     }
 }
 
-/// Chess960 start number `n` (Scharnagl; 518 is the standard start), X-FEN castling.
-fn chess960_fen(mut n: usize) -> String {
-    let mut rank = [' '; 8];
-    rank[2 * (n % 4) + 1] = 'b';
-    n /= 4;
-    rank[2 * (n % 4)] = 'b';
-    n /= 4;
-    let place = |rank: &mut [char; 8], nth: usize, piece: char| {
-        let file = (0..8).filter(|&f| rank[f] == ' ').nth(nth).unwrap();
-        rank[file] = piece;
-    };
-    place(&mut rank, n % 6, 'q');
-    n /= 6;
-    let (a, b) = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (0, 4),
-        (1, 2),
-        (1, 3),
-        (1, 4),
-        (2, 3),
-        (2, 4),
-        (3, 4),
-    ][n];
-    place(&mut rank, b, 'n');
-    place(&mut rank, a, 'n');
-    for piece in ['r', 'k', 'r'] {
-        place(&mut rank, 0, piece);
-    }
-    let black: String = rank.iter().collect();
-    let white = black.to_ascii_uppercase();
-    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
-}
-
-fn their_mode(mode: CastlingMode) -> shakmaty::CastlingMode {
-    match mode {
-        CastlingMode::Standard => shakmaty::CastlingMode::Standard,
-        CastlingMode::Chess960 => shakmaty::CastlingMode::Chess960,
-    }
-}
-
-/// The first disagreement in one position, in words.
+/// The first disagreement in one position, in words: everything
+/// `differential::compare` checks (FEN, legal moves and their SAN, checkers,
+/// check/checkmate/stalemate, insufficient material, the Polyglot key and more), then
+/// perft 2.
 fn compare(ours: &Position, theirs: &Chess, mode: CastlingMode) -> Result<(), String> {
-    let fen = ours.fen();
-    let their_fen = Fen::from_position(theirs.clone(), EnPassantMode::Legal).to_string();
-    if fen != their_fen {
-        return Err(format!("FEN: shakmaty {their_fen}"));
-    }
-    let our_moves: BTreeSet<(String, String)> = ours
-        .legal_moves()
-        .iter()
-        .map(|&m| (m.to_uci(mode).to_string(), ours.san(m)))
-        .collect();
-    let their_moves: BTreeSet<(String, String)> = theirs
-        .legal_moves()
-        .iter()
-        .map(|m| {
-            (
-                m.to_uci(their_mode(mode)).to_string(),
-                SanPlus::from_move(theirs.clone(), m).to_string(),
-            )
-        })
-        .collect();
-    if our_moves != their_moves {
-        let extra: Vec<_> = our_moves.difference(&their_moves).collect();
-        let missing: Vec<_> = their_moves.difference(&our_moves).collect();
-        return Err(format!(
-            "legal moves (UCI, SAN): ours only {extra:?}, shakmaty only {missing:?}"
-        ));
-    }
-    if ours.checkers().0 != theirs.checkers().0 {
-        return Err(format!(
-            "checkers: ours {:#x}, shakmaty {:#x}",
-            ours.checkers().0,
-            theirs.checkers().0
-        ));
-    }
-    let flags = (ours.is_check(), ours.is_checkmate(), ours.is_stalemate());
-    let their_flags = (
-        theirs.is_check(),
-        theirs.is_checkmate(),
-        theirs.is_stalemate(),
-    );
-    if flags != their_flags {
-        return Err(format!(
-            "(check, checkmate, stalemate): ours {flags:?}, shakmaty {their_flags:?}"
-        ));
-    }
-    for (color, their_color) in [
-        (Color::White, shakmaty::Color::White),
-        (Color::Black, shakmaty::Color::Black),
-    ] {
-        let (a, b) = (
-            ours.has_insufficient_material(color),
-            theirs.has_insufficient_material(their_color),
-        );
-        if a != b {
-            return Err(format!(
-                "insufficient material of {color}: ours {a}, shakmaty {b}"
-            ));
-        }
-    }
-    let key = theirs
-        .zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal)
-        .0;
-    if ours.key() != key {
-        return Err(format!(
-            "Polyglot key: ours {:016X}, shakmaty {key:016X}",
-            ours.key()
-        ));
-    }
+    super::differential::compare(ours, theirs, mode, false)?;
     let (a, b) = (perft(ours, 2), shakmaty::perft(theirs, 2));
     if a != b {
         return Err(format!("perft 2: ours {a}, shakmaty {b}"));
@@ -225,7 +95,7 @@ fn choose(pos: &Position, rng: &mut Rng) -> Option<Move> {
         (30, filter(&|m| capture(&m))),
     ];
     for (percent, candidates) in kinds {
-        if !candidates.is_empty() && rng.percent(percent) {
+        if !candidates.is_empty() && rng.chance(percent) {
             return Some(candidates[rng.below(candidates.len())]);
         }
     }
@@ -245,7 +115,7 @@ fn play_game(
     let mut theirs: Chess = fen
         .parse::<Fen>()
         .unwrap()
-        .into_position(their_mode(mode))
+        .into_position(shakmaty_mode(mode))
         .unwrap();
     tally.games += 1;
     let mut history = String::new();
@@ -303,26 +173,10 @@ fn play_game(
 
 /// The start positions: (FEN, castling mode), cycled through game by game.
 fn starts(rng: &mut Rng) -> Vec<(String, CastlingMode)> {
-    let mut starts = Vec::new();
-    for line in include_str!("data/perft-suite.epd").lines() {
-        let Some(fen) = line
-            .split(';')
-            .next()
-            .map(str::trim)
-            .filter(|f| !f.is_empty())
-        else {
-            continue;
-        };
-        let mode = if line.contains(";960") {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        starts.push((fen.to_string(), mode));
-    }
+    let mut starts = suite_starts();
     for _ in 0..starts.len() {
         starts.push((Position::startpos().fen(), CastlingMode::Standard));
-        starts.push((chess960_fen(rng.below(960)), CastlingMode::Chess960));
+        starts.push((chess960_fen(rng.below(960), false), CastlingMode::Chess960));
     }
     starts
 }
@@ -334,7 +188,7 @@ fn run(positions: u64, seed: u64) -> (Tally, Vec<String>) {
         let handles: Vec<_> = (0..workers)
             .map(|worker| {
                 scope.spawn(move || {
-                    let mut rng = Rng(seed ^ worker.wrapping_mul(0x2545_F491_4F6C_DD1D));
+                    let mut rng = Rng::new(seed ^ worker.wrapping_mul(0x2545_F491_4F6C_DD1D));
                     let starts = starts(&mut rng);
                     let budget = positions / workers + u64::from(worker < positions % workers);
                     let mut tally = Tally::default();
