@@ -6,34 +6,23 @@
 //! one million.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::mpsc;
 
 use arbiter::position::Position;
+
+use crate::protocol::{run_arbiter, spawn_arbiter};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// The position with 218 legal moves, the most known to be possible.
 const MAX_MOVES_FEN: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
 
-/// Runs `arbiter` on `input`; (stdout, stderr, exit code).
+/// Runs `arbiter` on `input`, which it must read to the end; (stdout, stderr, exit code).
 fn run(input: &[u8]) -> (String, String, Option<i32>) {
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn arbiter");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    let feeder = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder").expect("write stdin");
-    (
-        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code(),
-    )
+    let (run, written) = run_arbiter(&[], input);
+    written.expect("write stdin");
+    (run.stdout, run.stderr, run.code)
 }
 
 /// A field of /proc/<pid>/status, in KiB.
@@ -66,12 +55,7 @@ const ANSWERS_PER_CYCLE: u64 = 9;
 /// Streams `commands` commands through one process and checks that its resident memory
 /// at the end (peak included) stays within a small bound of what it was early on.
 fn stream_commands(commands: u64) {
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn arbiter");
+    let mut child = spawn_arbiter(&[]);
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");

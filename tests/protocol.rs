@@ -2,9 +2,9 @@
 //! real binary, and focused tests of what transcripts cannot show (atomic failures,
 //! exact undo, long games, raw bytes, modes and exit statuses).
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arbiter::game::Game;
@@ -15,35 +15,45 @@ use arbiter::uci::CastlingMode;
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
+/// What one run of the binary gave.
+pub(crate) struct Run {
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) code: Option<i32>,
 }
 
-/// Runs the binary with `args`, stdin fed from a thread so that large inputs cannot
-/// deadlock against large outputs.
-fn arbiter(args: &[&str], input: impl Into<Vec<u8>>) -> Run {
-    let input = input.into();
-    let mut child = Command::new(BIN)
+/// Starts the binary with `args`, its stdin, stdout and stderr piped.
+pub(crate) fn spawn_arbiter(args: &[&str]) -> Child {
+    Command::new(BIN)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn arbiter");
+        .expect("spawn arbiter")
+}
+
+/// Runs the binary with `args`, stdin fed from a thread so that large inputs cannot
+/// deadlock against large outputs; the run, and whether all of `input` was written
+/// (the binary may quit before reading everything).
+pub(crate) fn run_arbiter(args: &[&str], input: impl Into<Vec<u8>>) -> (Run, io::Result<()>) {
+    let input = input.into();
+    let mut child = spawn_arbiter(args);
     let mut stdin = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || {
-        // The binary may quit before reading everything.
-        let _ = stdin.write_all(&input);
-    });
+    let feeder = std::thread::spawn(move || stdin.write_all(&input));
     let output = child.wait_with_output().expect("wait for arbiter");
-    feeder.join().expect("feeder thread");
-    Run {
+    let written = feeder.join().expect("feeder thread");
+    let run = Run {
         stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         code: output.status.code(),
-    }
+    };
+    (run, written)
+}
+
+/// Runs the binary with `args` on `input`, whether or not it reads all of it.
+fn arbiter(args: &[&str], input: impl Into<Vec<u8>>) -> Run {
+    run_arbiter(args, input).0
 }
 
 /// The commands of a transcript: its `> ` lines.
@@ -623,12 +633,7 @@ fn an_answer_reaches_a_waiting_client_at_once() {
 
 #[test]
 fn a_reader_that_goes_away_ends_the_process_quietly() {
-    let mut child = Command::new(BIN)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child = spawn_arbiter(&[]);
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = child.stdout.take().expect("stdout");
     let mut first = [0u8; 5];
