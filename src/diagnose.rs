@@ -171,19 +171,14 @@ impl Position {
         if mode == CastlingMode::Chess960 || from.file() != File::E {
             return None;
         }
-        let (side_rooks, corner) = match to.file() {
-            File::G => (
-                Bitboard::rank(rank) & Bitboard(0xf0f0_f0f0_f0f0_f0f0),
-                File::H,
-            ),
-            File::C => (
-                Bitboard::rank(rank) & Bitboard(0x0f0f_0f0f_0f0f_0f0f),
-                File::A,
-            ),
+        // The two-square king step names castling with the corner rook only, as
+        // `Move::to_uci` writes it; an inner castling rook is named king-takes-rook.
+        let corner = match to.file() {
+            File::G => File::H,
+            File::C => File::A,
             _ => return None,
         };
-        let right = self.castling & side_rooks;
-        Some(right.first().unwrap_or(Square::from_coords(corner, rank)))
+        Some(Square::from_coords(corner, rank))
     }
 
     fn castling_refusal(&self, king: Square, rook: Square) -> IllegalMove {
