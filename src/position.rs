@@ -37,8 +37,9 @@ fn piece_key(color: Color, role: Role, sq: Square) -> u64 {
     RANDOM[(64 * kind + sq.index()) % CASTLING_KEY_BASE]
 }
 
+/// The Polyglot key part of an en-passant square (its file).
 #[inline(always)]
-fn ep_key(sq: Square) -> u64 {
+pub(crate) fn ep_key(sq: Square) -> u64 {
     RANDOM[EP_KEY_BASE + sq.file().index()]
 }
 

@@ -1,10 +1,6 @@
 //! The identity of a position for the repetition rules.
 
-use crate::polyglot::RANDOM;
-use crate::position::Position;
-
-/// Where the Polyglot en-passant file keys start.
-const EP_KEY_BASE: usize = 772;
+use crate::position::{ep_key, Position};
 
 impl Position {
     /// A key equal for two positions exactly when the repetition rules (FIDE 9.2.3) call
@@ -16,9 +12,7 @@ impl Position {
     /// taken out again when no capture is legal.
     pub fn repetition_key(&self) -> u64 {
         match self.ep_square() {
-            Some(ep) if self.legal_ep_square().is_none() => {
-                self.key() ^ RANDOM[EP_KEY_BASE + ep.file().index()]
-            }
+            Some(ep) if self.legal_ep_square().is_none() => self.key() ^ ep_key(ep),
             _ => self.key(),
         }
     }
