@@ -7,6 +7,7 @@
 use arbiter::game::Status;
 use arbiter::moves::Move;
 use arbiter::position::Position;
+use arbiter::protocol::request::Request;
 use arbiter::protocol::{Reply, Runner, Session};
 use arbiter::san::SanError;
 use arbiter::uci::{CastlingMode, UciMove};
@@ -204,8 +205,9 @@ fn snapshot(session: &Session) -> State {
 /// Invariants: no panic and no hang (lines asking for perft deeper than 2 are dropped
 /// first: they are slow by design, not hangs); the whole stream runs through `Runner`
 /// (line splitting, UTF-8 and length checks); and line by line, as the contract says:
-/// - a blank line or `#` comment answers nothing; `position`, `ucinewgame` and
-///   `setoption` answer nothing or one error; every other command answers or errs;
+/// - a blank line or `#` comment answers nothing; `position`, `ucinewgame`,
+///   `setoption` and `stop` answer nothing or one error; every other command answers or
+///   errs (an `@<id>` prefix changes none of this);
 /// - an error is exactly one line `error <code> <message>`, and the state after it
 ///   (position, base position, moves played, status, repetition count, Chess960
 ///   option) equals the state before it;
@@ -234,7 +236,8 @@ pub fn session(data: &[u8]) {
         let text = render(&reply);
 
         let control = line.chars().any(|c| c.is_control() && !c.is_whitespace());
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        // An `@<id>` prefix is the client's; the command is what follows it.
+        let tokens: Vec<&str> = Request::split(line).text.split_whitespace().collect();
         let keyword = tokens.first().copied();
         match &reply {
             Reply::Error(error) => {
@@ -255,7 +258,7 @@ pub fn session(data: &[u8]) {
                 assert!(
                     matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption")
+                        None | Some("position" | "ucinewgame" | "setoption" | "stop")
                     ) || keyword.is_some_and(|k| k.starts_with('#')),
                     "{line:?} answered nothing"
                 );
@@ -270,7 +273,7 @@ pub fn session(data: &[u8]) {
                 assert!(
                     !matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption")
+                        None | Some("position" | "ucinewgame" | "setoption" | "stop")
                     ),
                     "{line:?} answered {text:?}"
                 );

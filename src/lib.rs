@@ -27,6 +27,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
+pub mod describe;
 pub mod diagnose;
 pub mod fen;
 pub mod game;

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use anyhow::{Context as _, Result};
 use arbiter::position::Position;
 use arbiter::protocol::completion::complete;
-use arbiter::protocol::{Flow, Runner, Session};
+use arbiter::protocol::{Flow, Format, Runner, Session};
 use arbiter::uci::CastlingMode;
 use clap::Parser;
 use rustyline::completion::Completer;
@@ -50,6 +50,10 @@ struct Cli {
     #[arg(long)]
     echo: bool,
 
+    /// Answer in JSON Lines: one JSON object per answer (see docs/protocol.md).
+    #[arg(long)]
+    json: bool,
+
     /// Command files to run in order ("-" is stdin).
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -67,8 +71,13 @@ fn main() -> ExitCode {
             }
         },
     };
-    let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut runner = Runner::new(Session::from_position(base, cli.chess960), out, cli.echo);
+    // Not the locked handle: a perft's answer is written from its worker thread.
+    let out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let mut session = Session::from_position(base, cli.chess960);
+    if cli.json {
+        session.set_format(Format::Json);
+    }
+    let mut runner = Runner::new(session, out, cli.echo);
     let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
     match outcome {
         Ok(()) => {}
@@ -89,7 +98,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
         .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
-fn run(cli: &Cli, runner: &mut Runner<impl Write>) -> Result<()> {
+fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
     if cli.commands.is_empty() && cli.files.is_empty() {
         if io::stdin().is_terminal() {
             return repl(runner);
@@ -156,7 +165,7 @@ fn history_path() -> Option<PathBuf> {
         })
 }
 
-fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
+fn repl(runner: &mut Runner<impl Write + Send>) -> Result<()> {
     let snapshot: Snapshot = Rc::new(Cell::new(current(runner)));
     // List mode shows every candidate at once, the natural view of a move list.
     let config = Config::builder()
@@ -195,7 +204,7 @@ fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
     Ok(())
 }
 
-fn current(runner: &Runner<impl Write>) -> (Position, CastlingMode) {
+fn current(runner: &mut Runner<impl Write + Send>) -> (Position, CastlingMode) {
     let game = runner.session().game();
     (*game.position(), game.mode())
 }

@@ -1,13 +1,21 @@
 //! Perft: counting the leaf nodes of the legal move tree, the standard test of a move
 //! generator.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
-/// One perft walker. The last ply is counted without being played (bulk counting), and
-/// inner nodes skip the key update that perft never reads.
+/// Subtrees this shallow are walked without looking at the stop flag: perft 3 is at most
+/// a few hundred thousand nodes (well under a millisecond), so a stop is seen quickly,
+/// while the flag is read at a tiny fraction of the nodes.
+const UNCHECKED_DEPTH: u32 = 3;
+
+/// One perft walker, and its stoppable twin. The last ply is counted without being
+/// played (bulk counting), and inner nodes skip the key update that perft never reads.
+/// The stoppable walker answers `None` when the flag was raised before it finished.
 macro_rules! walker {
-    ($(#[$attr:meta])* $name:ident) => {
+    ($(#[$attr:meta])* $name:ident, $stoppable:ident) => {
         $(#[$attr])*
         fn $name(pos: &Position, depth: u32) -> u64 {
             if depth <= 1 {
@@ -21,10 +29,27 @@ macro_rules! walker {
             }
             nodes
         }
+
+        $(#[$attr])*
+        fn $stoppable(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+            if depth <= UNCHECKED_DEPTH {
+                return Some($name(pos, depth));
+            }
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut moves = MoveList::new();
+            pos.generate(&mut moves);
+            let mut nodes = 0;
+            for &m in &moves {
+                nodes += $stoppable(&pos.after_unkeyed(m), depth - 1, stop)?;
+            }
+            Some(nodes)
+        }
     };
 }
 
-walker!(perft_portable);
+walker!(perft_portable, perft_portable_stoppable);
 
 // The generator's inner loops are popcounts and bit scans; the baseline x86-64 target
 // has no instructions for them, so a copy of the walker is compiled for CPUs that do and
@@ -32,7 +57,8 @@ walker!(perft_portable);
 walker!(
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    perft_bit_ops
+    perft_bit_ops,
+    perft_bit_ops_stoppable
 );
 
 /// The number of move sequences of length `depth` from `pos`.
@@ -60,12 +86,122 @@ fn has_bit_ops() -> bool {
         && std::arch::is_x86_feature_detected!("lzcnt")
 }
 
+/// Perft that gives up when `stop` is raised: `None` if it was raised before the count
+/// was complete.
+fn perft_stoppable(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if has_bit_ops() {
+        // SAFETY: as in `perft`, the features were just confirmed.
+        return unsafe { perft_bit_ops_stoppable(pos, depth, stop) };
+    }
+    perft_portable_stoppable(pos, depth, stop)
+}
+
 /// Perft per root move: each legal move with the count below it, in generation order.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .iter()
         .map(|&m| (m, perft(&pos.after(m), depth.saturating_sub(1))))
         .collect()
+}
+
+/// What `divide_parallel` counted: every root move whose subtree was counted completely,
+/// in generation order, and whether the walk was stopped before the end (then some root
+/// moves are missing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide {
+    pub moves: Vec<(Move, u64)>,
+    pub stopped: bool,
+}
+
+impl Divide {
+    /// The nodes below the root moves listed.
+    pub fn nodes(&self) -> u64 {
+        self.moves.iter().map(|&(_, nodes)| nodes).sum()
+    }
+}
+
+/// One unit of work: the subtree below a root move and one reply.
+struct Task {
+    root: usize,
+    pos: Position,
+}
+
+/// Perft per root move on `threads` threads (at least one), giving up as soon as `stop`
+/// is raised. The counts equal `divide`'s whatever the number of threads.
+///
+/// The work is shared as (root move, reply) pairs taken from a common counter: a few
+/// hundred tasks of similar size, so every thread stays busy to the end, where sharing
+/// only the twenty-odd root moves would leave one thread alone with the largest.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use arbiter::{perft::divide_parallel, position::Position};
+///
+/// let split = divide_parallel(&Position::startpos(), 4, 2, &AtomicBool::new(false));
+/// assert_eq!((split.moves.len(), split.nodes(), split.stopped), (20, 197_281, false));
+/// ```
+pub fn divide_parallel(pos: &Position, depth: u32, threads: usize, stop: &AtomicBool) -> Divide {
+    let roots = pos.legal_moves();
+    if depth <= 2 {
+        // Nothing worth a thread: at most one generation per root move.
+        return Divide {
+            moves: divide(pos, depth),
+            stopped: false,
+        };
+    }
+    let mut tasks = Vec::new();
+    let mut expected = vec![0usize; roots.len()];
+    for (root, &m) in roots.iter().enumerate() {
+        let child = pos.after(m);
+        for &reply in &child.legal_moves() {
+            tasks.push(Task {
+                root,
+                pos: child.after_unkeyed(reply),
+            });
+            expected[root] += 1;
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut done: Vec<(usize, u64)> = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(task) = tasks.get(i) else {
+                break;
+            };
+            match perft_stoppable(&task.pos, depth - 2, stop) {
+                Some(nodes) => done.push((task.root, nodes)),
+                None => break,
+            }
+        }
+        done
+    };
+    let threads = threads.clamp(1, tasks.len().max(1));
+    let results: Vec<Vec<(usize, u64)>> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(worker)).collect();
+        let mut results = vec![worker()];
+        // A helper cannot panic short of a bug in the walker; its tasks then count as
+        // not done, which reports the walk as stopped rather than wrong.
+        results.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
+        results
+    });
+    let mut nodes = vec![0u64; roots.len()];
+    let mut finished = vec![0usize; roots.len()];
+    for (root, count) in results.into_iter().flatten() {
+        nodes[root] += count;
+        finished[root] += 1;
+    }
+    let moves: Vec<(Move, u64)> = roots
+        .iter()
+        .enumerate()
+        .filter(|&(root, _)| finished[root] == expected[root])
+        .map(|(root, &m)| (m, nodes[root]))
+        .collect();
+    Divide {
+        stopped: moves.len() < roots.len(),
+        moves,
+    }
 }
 
 #[cfg(test)]
@@ -82,5 +218,41 @@ mod tests {
             Position::from_fen(kiwipete).map(|p| perft_portable(&p, 3)),
             Ok(97_862)
         );
+    }
+
+    #[test]
+    fn parallel_divide_equals_divide_for_any_thread_count() {
+        let kiwipete = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        let stop = AtomicBool::new(false);
+        for depth in 0..=4 {
+            let single = divide(&kiwipete, depth);
+            for threads in [1, 2, 3, 8] {
+                let split = divide_parallel(&kiwipete, depth, threads, &stop);
+                assert_eq!((&split.moves, split.stopped), (&single, false));
+            }
+        }
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_walk_and_keeps_only_whole_root_moves() {
+        let stop = AtomicBool::new(true);
+        let split = divide_parallel(&Position::startpos(), 6, 2, &stop);
+        assert!(split.stopped);
+        assert!(split.moves.is_empty(), "{:?}", split.moves);
+    }
+
+    #[test]
+    fn a_mated_root_move_counts_zero_and_is_complete() {
+        // After 1. f3 e5 2. g4, Qh4 mates: below it there is nothing at any depth.
+        let pos =
+            Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2")
+                .unwrap();
+        let stop = AtomicBool::new(false);
+        let split = divide_parallel(&pos, 3, 2, &stop);
+        assert_eq!(split.moves, divide(&pos, 3));
+        assert!(split.moves.iter().any(|&(_, n)| n == 0));
     }
 }

@@ -4,6 +4,7 @@ mod differential;
 mod differential_scale;
 mod fuzz_regressions;
 mod limits;
+mod long_work;
 mod perft;
 mod properties;
 mod protocol;

@@ -221,7 +221,8 @@ fn every_failing_command_changes_nothing() {
         ("move Ke2", "illegal-move"),
         ("move d8h4q", "illegal-move"),
         ("claim", "no-claim"),
-        ("setoption name Threads value 4", "bad-option"),
+        ("setoption name Hash value 4", "bad-option"),
+        ("setoption name Threads value 300", "bad-option"),
         ("setoption name UCI_Chess960 value yes", "bad-option"),
         ("resign purple", "bad-argument"),
     ];
@@ -518,7 +519,7 @@ fn one_shot_commands() {
     let run = arbiter(&["-c", "move e4", "--command", "fen"], "isready\n");
     assert_eq!(
         run.stdout,
-        "played e2e4 e4 active\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+        "played e2e4 e4 active from e2 to e4 piece pawn fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nfen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
     );
     assert_eq!(run.code, Some(0));
     let run = arbiter(&["-c", "move e7e5", "-c", "turn"], "");
@@ -589,11 +590,11 @@ fn command_files_run_in_order_with_dash_for_stdin() {
     let run = arbiter(&[paths[0], "-", paths[1]], "move e5\n");
     assert_eq!(
         run.stdout,
-        "played e2e4 e4 active\nplayed e7e5 e5 active\nhistory e2e4 e7e5\n"
+        "played e2e4 e4 active from e2 to e4 piece pawn fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nplayed e7e5 e5 active from e7 to e5 piece pawn fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\nhistory e2e4 e7e5\n"
     );
     assert_eq!(run.code, Some(0));
     let run = arbiter(&[paths[0], "/no/such/file"], "");
-    assert_eq!(run.stdout, "played e2e4 e4 active\n");
+    assert_eq!(run.stdout, "played e2e4 e4 active from e2 to e4 piece pawn fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n");
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("/no/such/file"));
 }

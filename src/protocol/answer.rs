@@ -3,14 +3,35 @@
 use std::io::{self, Write};
 
 use crate::color::Color;
+use crate::describe::{CastleSide, MoveFacts};
 use crate::game::Status;
 use crate::position::Position;
+use crate::role::Role;
 use crate::square::Square;
 
 use super::error::ProtocolError;
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
+
+/// The most threads `setoption name Threads` accepts.
+pub const MAX_THREADS: u32 = 256;
+
+/// How answers are written: the text protocol, or one JSON object per line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// What an answer says about the request it answers: the client's id, and the command's
+/// first word (which JSON answers name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Header<'a> {
+    pub id: Option<&'a str>,
+    pub command: Option<&'a str>,
+}
 
 /// What one command line produces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,13 +50,23 @@ pub enum Answer {
     Uci,
     ReadyOk,
     Board(Box<Position>),
-    /// `go perft`: each root move's count, ascending by move, and the total.
-    Divide(Vec<(String, u64)>, u64),
+    /// `go perft`: each root move's count, ascending by move, and the total; when
+    /// stopped, only the root moves counted to the end.
+    Divide {
+        lines: Vec<(String, u64)>,
+        total: u64,
+        stopped: bool,
+    },
     Perft {
         depth: u32,
         nodes: u64,
+        stopped: bool,
     },
     Moves(Vec<String>),
+    /// `moves verbose`: every legal move with its facts, ascending by UCI.
+    VerboseMoves(Vec<MoveDetail>),
+    /// `dests`: each origin square with the targets `move` accepts from it, ascending.
+    Dests(Vec<(Square, Vec<Square>)>),
     /// `legal`: the move as typed, and the error code `move` would give, if any.
     Legal(String, Option<&'static str>),
     /// `check`: the checkers, ascending.
@@ -43,28 +74,103 @@ pub enum Answer {
     Turn(Color),
     Fen(String),
     Status(Status),
-    Played {
-        uci: String,
-        san: String,
-        status: Status,
-    },
+    Played(Box<MoveDetail>, Status),
     Undone(String),
     History(Vec<String>),
     San(String),
     Help,
 }
 
+/// A move as `move` and `moves verbose` describe it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDetail {
+    pub uci: String,
+    pub san: String,
+    /// The target square of the UCI text (the rook's square for Chess960 castling).
+    pub to: Square,
+    pub facts: MoveFacts,
+    /// The position after the move, when asked for.
+    pub fen: Option<String>,
+}
+
+impl MoveDetail {
+    /// The flags that hold, by name, in a fixed order.
+    pub fn flags(&self) -> impl Iterator<Item = &'static str> {
+        let f = &self.facts;
+        [
+            (f.captured.is_some(), "capture"),
+            (f.en_passant, "en-passant"),
+            (f.castle == Some(CastleSide::King), "castle-king-side"),
+            (f.castle == Some(CastleSide::Queen), "castle-queen-side"),
+            (f.check, "check"),
+            (f.checkmate, "checkmate"),
+        ]
+        .into_iter()
+        .filter_map(|(holds, name)| holds.then_some(name))
+    }
+}
+
+/// The name of a piece kind in answers.
+pub const fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// An option that `uci` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UciOption {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// A UCI option's type, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Check { default: bool },
+    Spin { default: u32, min: u32, max: u32 },
+}
+
+/// The options, as `uci` lists them. Threads 0 means one per available core, which
+/// keeps the listing the same on every machine.
+pub const OPTIONS: &[UciOption] = &[
+    UciOption {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+    },
+    UciOption {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: MAX_THREADS,
+        },
+    },
+    UciOption {
+        name: "JSON",
+        kind: OptionKind::Check { default: false },
+    },
+];
+
 /// The lines of `help`, before the closing `end`.
-const HELP: &[&str] = &[
+pub const HELP: &[&str] = &[
     "uci: identify, list options, uciok",
     "isready: readyok",
     "ucinewgame: new game from the standard start position",
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
+    "setoption name Threads value <n>: threads for perft (0: one per core)",
+    "setoption name JSON value true|false: answers as JSON Lines",
     "position startpos|fen <FEN> [moves <move>...]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
     "perft <depth>: the total nodes",
-    "moves [<square>]: legal moves, or those from a square",
+    "moves [<square>] [verbose [fen]]: legal moves, or those from a square; verbose: with their facts",
+    "dests: the legal targets of each origin square",
     "legal <move>: whether a move is legal, and the error code if not",
     "check: whether the side to move is in check, and by which pieces",
     "turn: the side to move",
@@ -78,16 +184,39 @@ const HELP: &[&str] = &[
     "claim: claim a threefold or fifty-move draw",
     "san <move>: a move in SAN",
     "help: this list",
+    "stop: end a running perft",
     "quit: exit",
 ];
 
 impl Reply {
-    /// Writes the reply's lines, if any.
+    /// Writes the reply's lines as text, if any.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         match self {
             Reply::Silent | Reply::Quit => Ok(()),
             Reply::Answer(answer) => answer.write_to(out),
             Reply::Error(error) => writeln!(out, "error {} {error}", error.code()),
+        }
+    }
+
+    /// Writes the reply in a format, for the request the header names. In text, an id
+    /// starts every line of the answer (`@7 readyok`); in JSON it is a field.
+    pub fn write(&self, out: &mut impl Write, header: &Header, format: Format) -> io::Result<()> {
+        match (format, header.id) {
+            (Format::Json, _) => super::json::write_reply(out, header, self),
+            (Format::Text, None) => self.write_to(out),
+            (Format::Text, Some(id)) => {
+                let mut text = Vec::new();
+                self.write_to(&mut text)?;
+                for line in text.split_inclusive(|&b| b == b'\n') {
+                    out.write_all(b"@")?;
+                    out.write_all(id.as_bytes())?;
+                    if line != b"\n" {
+                        out.write_all(b" ")?;
+                    }
+                    out.write_all(line)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -124,6 +253,41 @@ pub fn write_status(out: &mut impl Write, status: &Status) -> io::Result<()> {
     Ok(())
 }
 
+/// The fields of a move after its UCI and SAN, as `move` and `moves verbose` print them:
+/// `from e2 to e4 piece pawn`, then those that apply, in this order: `captured <piece>
+/// captured-on <square>`, `promotion <piece>`, `king-to <square>`, `flags <flag>...`,
+/// and `fen <FEN>` last.
+fn write_move_fields(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()> {
+    let f = &detail.facts;
+    write!(
+        out,
+        "from {} to {} piece {}",
+        f.from,
+        detail.to,
+        role_name(f.piece)
+    )?;
+    if let Some((role, square)) = f.captured {
+        write!(out, " captured {} captured-on {square}", role_name(role))?;
+    }
+    if let Some(role) = f.promotion {
+        write!(out, " promotion {}", role_name(role))?;
+    }
+    if let Some(square) = f.king_to {
+        write!(out, " king-to {square}")?;
+    }
+    let mut flags = detail.flags().peekable();
+    if flags.peek().is_some() {
+        out.write_all(b" flags")?;
+        for flag in flags {
+            write!(out, " {flag}")?;
+        }
+    }
+    if let Some(fen) = &detail.fen {
+        write!(out, " fen {fen}")?;
+    }
+    Ok(())
+}
+
 /// Stockfish's board diagram, then the FEN, the key and the checkers.
 fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
     const RULE: &str = " +---+---+---+---+---+---+---+---+\n";
@@ -152,19 +316,58 @@ impl Answer {
             Answer::Uci => {
                 writeln!(out, "id name arbiter {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(out, "id author {AUTHOR}")?;
-                writeln!(out, "option name UCI_Chess960 type check default false")?;
+                for option in OPTIONS {
+                    write!(out, "option name {} type ", option.name)?;
+                    match option.kind {
+                        OptionKind::Check { default } => writeln!(out, "check default {default}")?,
+                        OptionKind::Spin { default, min, max } => {
+                            writeln!(out, "spin default {default} min {min} max {max}")?
+                        }
+                    }
+                }
                 writeln!(out, "uciok")
             }
             Answer::ReadyOk => writeln!(out, "readyok"),
             Answer::Board(pos) => write_board(out, pos),
-            Answer::Divide(lines, total) => {
+            Answer::Divide {
+                lines,
+                total,
+                stopped,
+            } => {
                 for (m, nodes) in lines {
                     writeln!(out, "{m}: {nodes}")?;
                 }
-                writeln!(out, "\nNodes searched: {total}")
+                let marker = if *stopped { " stopped" } else { "" };
+                writeln!(out, "\nNodes searched: {total}{marker}")
             }
-            Answer::Perft { depth, nodes } => writeln!(out, "perft {depth} {nodes}"),
+            Answer::Perft {
+                depth,
+                nodes,
+                stopped,
+            } => {
+                let marker = if *stopped { " stopped" } else { "" };
+                writeln!(out, "perft {depth} {nodes}{marker}")
+            }
             Answer::Moves(moves) => write_list(out, "moves", moves),
+            Answer::VerboseMoves(details) => {
+                for detail in details {
+                    write!(out, "{} {} ", detail.uci, detail.san)?;
+                    write_move_fields(out, detail)?;
+                    out.write_all(b"\n")?;
+                }
+                writeln!(out, "end")
+            }
+            Answer::Dests(dests) => {
+                out.write_all(b"dests")?;
+                for (from, targets) in dests {
+                    write!(out, " {from}:")?;
+                    for (i, to) in targets.iter().enumerate() {
+                        let comma = if i == 0 { "" } else { "," };
+                        write!(out, "{comma}{to}")?;
+                    }
+                }
+                out.write_all(b"\n")
+            }
             Answer::Legal(text, None) => writeln!(out, "legal {text} yes"),
             Answer::Legal(text, Some(code)) => writeln!(out, "legal {text} no {code}"),
             Answer::Check(checkers) if checkers.is_empty() => writeln!(out, "check no"),
@@ -176,9 +379,11 @@ impl Answer {
                 write_status(out, status)?;
                 out.write_all(b"\n")
             }
-            Answer::Played { uci, san, status } => {
-                write!(out, "played {uci} {san} ")?;
+            Answer::Played(detail, status) => {
+                write!(out, "played {} {} ", detail.uci, detail.san)?;
                 write_status(out, status)?;
+                out.write_all(b" ")?;
+                write_move_fields(out, detail)?;
                 out.write_all(b"\n")
             }
             Answer::Undone(uci) => writeln!(out, "undone {uci}"),

@@ -7,7 +7,7 @@ use super::error::ProtocolError;
 
 /// The deepest perft the protocol runs. Perft 10 from the start position is about
 /// 7 * 10^13 nodes, days of work at a few hundred million nodes a second; a deeper
-/// request could never answer, and a command cannot be interrupted.
+/// request could never answer (it could only be stopped).
 pub const MAX_PERFT_DEPTH: u32 = 10;
 
 /// Where `position` starts.
@@ -24,12 +24,24 @@ pub enum Command<'a> {
     Uci,
     IsReady,
     UciNewGame,
-    SetOption { name: String, value: Option<String> },
-    Position { start: Start, moves: Vec<&'a str> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Position {
+        start: Start,
+        moves: Vec<&'a str>,
+    },
     Display,
     GoPerft(u32),
     Perft(u32),
-    Moves(Option<Square>),
+    /// `moves [<square>] [verbose [fen]]`.
+    Moves {
+        from: Option<Square>,
+        verbose: bool,
+        fen: bool,
+    },
+    Dests,
     Legal(&'a str),
     Check,
     Turn,
@@ -43,11 +55,13 @@ pub enum Command<'a> {
     Claim,
     San(&'a str),
     Help,
+    /// Ends a running perft; nothing otherwise.
+    Stop,
     Quit,
 }
 
 /// The command keywords, for help and completion.
-pub const KEYWORDS: [&str; 23] = [
+pub const KEYWORDS: [&str; 25] = [
     "uci",
     "isready",
     "ucinewgame",
@@ -57,6 +71,7 @@ pub const KEYWORDS: [&str; 23] = [
     "go",
     "perft",
     "moves",
+    "dests",
     "legal",
     "check",
     "turn",
@@ -70,6 +85,7 @@ pub const KEYWORDS: [&str; 23] = [
     "claim",
     "san",
     "help",
+    "stop",
     "quit",
 ];
 
@@ -112,15 +128,8 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "moves" => match args.as_slice() {
-                [] => Command::Moves(None),
-                [square] => Command::Moves(Some(parse_square(square)?)),
-                _ => {
-                    return Err(ProtocolError::BadArgument(
-                        "moves takes at most one square".to_string(),
-                    ))
-                }
-            },
+            "moves" => parse_moves(&args)?,
+            "dests" => no_args(keyword, &args, Command::Dests)?,
             "legal" => Command::Legal(one_move(keyword, &args)?),
             "check" => no_args(keyword, &args, Command::Check)?,
             "turn" => no_args(keyword, &args, Command::Turn)?,
@@ -143,6 +152,7 @@ impl<'a> Command<'a> {
             "claim" => no_args(keyword, &args, Command::Claim)?,
             "san" => Command::San(one_move(keyword, &args)?),
             "help" => no_args(keyword, &args, Command::Help)?,
+            "stop" => no_args(keyword, &args, Command::Stop)?,
             "quit" => no_args(keyword, &args, Command::Quit)?,
             _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
         };
@@ -174,6 +184,24 @@ fn one_move<'a>(keyword: &str, args: &[&'a str]) -> Result<&'a str, ProtocolErro
             args.len()
         ))),
     }
+}
+
+fn parse_moves(args: &[&str]) -> Result<Command<'static>, ProtocolError> {
+    let (from, rest) = match args.split_first() {
+        Some((first, rest)) if *first != "verbose" => (Some(parse_square(first)?), rest),
+        _ => (None, args),
+    };
+    let (verbose, fen) = match rest {
+        [] => (false, false),
+        ["verbose"] => (true, false),
+        ["verbose", "fen"] => (true, true),
+        _ => {
+            return Err(ProtocolError::BadArgument(
+                "moves takes [<square>] [verbose [fen]]".to_string(),
+            ))
+        }
+    };
+    Ok(Command::Moves { from, verbose, fen })
 }
 
 fn parse_square(text: &str) -> Result<Square, ProtocolError> {

@@ -1,18 +1,23 @@
 //! The arbiter line protocol: command lines in, one answer (or one error line) out.
 //!
-//! `command` parses a line into a typed `Command`, `session` executes it against the
-//! game, `answer` formats every answer, `error` holds the stable error codes, and
-//! `stream` reads lines from a byte stream and writes answers with sensible flushing.
+//! `request` splits off a line's `@<id>`, `command` parses the rest into a typed
+//! `Command`, `session` executes it against the game (handing back long work as a `job`),
+//! `answer` formats every answer as text and `json` as JSON Lines, `error` holds the
+//! stable error codes, and `stream` reads lines from a byte stream, runs long work on a
+//! worker thread and writes answers with sensible flushing.
 
 pub mod answer;
 pub mod command;
 pub mod completion;
 pub mod error;
+pub mod job;
+pub mod json;
+pub mod request;
 pub mod session;
 pub mod stream;
 
-pub use answer::{Answer, Reply};
+pub use answer::{Answer, Format, Header, Reply};
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
-pub use session::Session;
+pub use session::{Session, Step};
 pub use stream::{Flow, Runner, MAX_LINE};

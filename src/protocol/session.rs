@@ -1,21 +1,35 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
-use crate::game::{resolve_move, Game, State};
+use std::sync::atomic::AtomicBool;
+
+use crate::game::{resolve_move, Game};
 use crate::moves::Move;
-use crate::perft;
 use crate::position::Position;
+use crate::square::Square;
 use crate::uci::CastlingMode;
 
-use super::answer::{Answer, Reply};
+use super::answer::{Answer, Format, MoveDetail, Reply, MAX_THREADS};
 use super::command::{Command, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
+use super::job::{Job, PerftAnswer};
+use super::request::Request;
 
-/// One game and the options that shape the next one.
+/// One game and the options that shape the next one and the answers.
 #[derive(Clone, Debug, Default)]
 pub struct Session {
     game: Game,
     chess960: bool,
+    json: bool,
+    /// Perft threads; 0 is one per available core.
+    threads: u32,
+}
+
+/// What a command line leads to: a reply now, or long work whose answer comes later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Reply(Reply),
+    Job(Job),
 }
 
 impl Session {
@@ -27,8 +41,8 @@ impl Session {
     /// A session whose game starts from `base`, in Chess960 mode or not.
     pub fn from_position(base: Position, chess960: bool) -> Session {
         let mut session = Session {
-            game: Game::default(),
             chess960,
+            ..Session::default()
         };
         session.game = Game::new(base, session.mode());
         session
@@ -42,6 +56,27 @@ impl Session {
         self.chess960
     }
 
+    /// How answers are written now.
+    pub fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            Format::Text
+        }
+    }
+
+    pub fn set_format(&mut self, format: Format) {
+        self.json = format == Format::Json;
+    }
+
+    /// The threads a perft uses now.
+    pub fn perft_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n as usize,
+        }
+    }
+
     /// The castling notation of the next game.
     fn mode(&self) -> CastlingMode {
         if self.chess960 {
@@ -51,25 +86,49 @@ impl Session {
         }
     }
 
-    /// Runs one command line.
+    /// Runs one command line to its reply, long work included (it cannot be stopped
+    /// here); an `@<id>` prefix is ignored.
     pub fn execute(&mut self, line: &str) -> Reply {
+        match self.step(Request::split(line).text) {
+            Step::Reply(reply) => reply,
+            Step::Job(job) => Reply::Answer(job.run(&AtomicBool::new(false))),
+        }
+    }
+
+    /// Runs one command (a line without its id), except long work, which it hands back.
+    pub fn step(&mut self, text: &str) -> Step {
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; blanks such as tab are separators.
-        if has_control(line) {
-            return Reply::Error(ProtocolError::BadInput(BadInput::Control));
+        if has_control(text) {
+            return Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)));
         }
-        let command = match Command::parse(line) {
+        let command = match Command::parse(text) {
             Ok(Some(command)) => command,
-            Ok(None) => return Reply::Silent,
-            Err(error) => return Reply::Error(error),
+            Ok(None) => return Step::Reply(Reply::Silent),
+            Err(error) => return Step::Reply(Reply::Error(error)),
         };
-        if command == Command::Quit {
-            return Reply::Quit;
-        }
-        match self.run(command) {
-            Ok(Some(answer)) => Reply::Answer(answer),
-            Ok(None) => Reply::Silent,
-            Err(error) => Reply::Error(error),
+        let reply = match command {
+            Command::Quit => Reply::Quit,
+            Command::GoPerft(depth) => {
+                return Step::Job(self.perft_job(PerftAnswer::Divide, depth))
+            }
+            Command::Perft(depth) => return Step::Job(self.perft_job(PerftAnswer::Total, depth)),
+            command => match self.run(command) {
+                Ok(Some(answer)) => Reply::Answer(answer),
+                Ok(None) => Reply::Silent,
+                Err(error) => Reply::Error(error),
+            },
+        };
+        Step::Reply(reply)
+    }
+
+    fn perft_job(&self, answer: PerftAnswer, depth: u32) -> Job {
+        Job {
+            answer,
+            position: *self.game.position(),
+            depth,
+            mode: self.game.mode(),
+            threads: self.perft_threads(),
         }
     }
 
@@ -94,7 +153,11 @@ impl Session {
                 return Ok(None);
             }
             Command::SetOption { name, value } => {
-                self.chess960 = parse_chess960(&name, value.as_deref())?;
+                match parse_option(&name, value.as_deref())? {
+                    OptionValue::Chess960(on) => self.chess960 = on,
+                    OptionValue::Threads(n) => self.threads = n,
+                    OptionValue::Json(on) => self.json = on,
+                }
                 return Ok(None);
             }
             Command::Position { start, moves } => {
@@ -102,33 +165,39 @@ impl Session {
                 return Ok(None);
             }
             Command::Display => Answer::Board(Box::new(pos)),
-            Command::GoPerft(depth) => {
-                let mut lines: Vec<(String, u64)> = if depth == 0 {
-                    Vec::new()
-                } else {
-                    perft::divide(&pos, depth)
-                        .into_iter()
-                        .map(|(m, nodes)| (self.uci(m), nodes))
-                        .collect()
-                };
-                lines.sort_unstable();
-                let total = if depth == 0 {
-                    1
-                } else {
-                    lines.iter().map(|(_, n)| n).sum()
-                };
-                Answer::Divide(lines, total)
+            // Long work is handed back by `step`; run here, it would not be stoppable.
+            Command::GoPerft(depth) => self
+                .perft_job(PerftAnswer::Divide, depth)
+                .run(&AtomicBool::new(false)),
+            Command::Perft(depth) => self
+                .perft_job(PerftAnswer::Total, depth)
+                .run(&AtomicBool::new(false)),
+            Command::Moves {
+                from,
+                verbose: false,
+                ..
+            } => {
+                let moves = self.game.legal_moves().iter().copied();
+                Answer::Moves(
+                    self.sorted_uci(moves.filter(|m| from.is_none_or(|sq| m.from() == sq))),
+                )
             }
-            Command::Perft(depth) => Answer::Perft {
-                depth,
-                nodes: perft::perft(&pos, depth),
-            },
-            Command::Moves(None) => {
-                Answer::Moves(self.sorted_uci(pos.legal_moves().iter().copied()))
+            Command::Moves {
+                from,
+                verbose: true,
+                fen,
+            } => {
+                let mut details: Vec<MoveDetail> = self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| from.is_none_or(|sq| m.from() == sq))
+                    .map(|&m| self.detail(&pos, m, fen))
+                    .collect();
+                details.sort_unstable_by(|a, b| a.uci.cmp(&b.uci));
+                Answer::VerboseMoves(details)
             }
-            Command::Moves(Some(sq)) => {
-                Answer::Moves(self.sorted_uci(pos.legal_moves_from(sq).iter().copied()))
-            }
+            Command::Dests => Answer::Dests(self.dests()),
             Command::Legal(text) => {
                 let code = self
                     .game
@@ -151,21 +220,9 @@ impl Session {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                // The game works out check and mate for its status anyway; the SAN
-                // suffix is taken from there rather than generating the moves again.
-                let mut san = pos.san_without_suffix(m);
+                let detail = self.detail(&pos, m, true);
                 self.game.play(m);
-                let status = self.game.status();
-                if status.state == State::Checkmate {
-                    san.push('#');
-                } else if self.game.position().is_check() {
-                    san.push('+');
-                }
-                Answer::Played {
-                    uci: self.uci(m),
-                    san,
-                    status,
-                }
+                Answer::Played(Box::new(detail), self.game.status())
             }
             Command::Undo => {
                 if self.game.is_final() {
@@ -196,9 +253,60 @@ impl Session {
                 Answer::San(pos.san(m))
             }
             Command::Help => Answer::Help,
-            Command::Quit => return Ok(None),
+            // Nothing runs while a command is being executed: a stop has nothing to end.
+            Command::Stop | Command::Quit => return Ok(None),
         };
         Ok(Some(answer))
+    }
+
+    /// A legal move's facts as `move` and `moves verbose` answer them.
+    fn detail(&self, pos: &Position, m: Move, with_fen: bool) -> MoveDetail {
+        let (facts, after) = pos.describe(m);
+        let mut san = pos.san_without_suffix(m);
+        if facts.checkmate {
+            san.push('#');
+        } else if facts.check {
+            san.push('+');
+        }
+        let uci = m.to_uci(self.game.mode());
+        MoveDetail {
+            uci: uci.to_string(),
+            san,
+            to: uci.to,
+            facts,
+            fen: with_fen.then(|| after.fen()),
+        }
+    }
+
+    /// Every origin square with the targets `move` accepts from it. Castling is the
+    /// target that UCI prints and, in standard notation, king-takes-rook too: board
+    /// widgets send either.
+    fn dests(&self) -> Vec<(Square, Vec<Square>)> {
+        let mode = self.game.mode();
+        let mut pairs: Vec<(Square, Square)> = Vec::new();
+        for &m in self.game.legal_moves().iter() {
+            if m.promotion()
+                .is_some_and(|role| role != crate::role::Role::Queen)
+            {
+                continue; // one entry per target: the four promotions share it
+            }
+            let uci = m.to_uci(mode);
+            pairs.push((m.from(), uci.to));
+            if m.is_castle() && uci.to != m.to() {
+                pairs.push((m.from(), m.to()));
+            }
+        }
+        let text = |sq: Square| sq.to_string();
+        pairs.sort_unstable_by_key(|&(from, to)| (text(from), text(to)));
+        pairs.dedup();
+        let mut dests: Vec<(Square, Vec<Square>)> = Vec::new();
+        for (from, to) in pairs {
+            match dests.last_mut() {
+                Some((last, targets)) if *last == from => targets.push(to),
+                _ => dests.push((from, vec![to])),
+            }
+        }
+        dests
     }
 
     fn refuse_if_over(&self) -> Result<(), ProtocolError> {
@@ -240,21 +348,48 @@ fn at(text: &str, ply: Option<usize>) -> MoveRef {
     }
 }
 
-/// The new value of UCI_Chess960, the only option.
-fn parse_chess960(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
-    if !name.eq_ignore_ascii_case("UCI_Chess960") {
-        return Err(ProtocolError::BadOption(format!(
-            "unknown option '{name}' (the only option is UCI_Chess960)"
-        )));
+/// A new value of one option.
+enum OptionValue {
+    Chess960(bool),
+    Threads(u32),
+    Json(bool),
+}
+
+/// The option `setoption` names, with its new value. Names and values are
+/// case-insensitive.
+fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, ProtocolError> {
+    if name.eq_ignore_ascii_case("UCI_Chess960") {
+        return parse_check("UCI_Chess960", value).map(OptionValue::Chess960);
     }
+    if name.eq_ignore_ascii_case("JSON") {
+        return parse_check("JSON", value).map(OptionValue::Json);
+    }
+    if name.eq_ignore_ascii_case("Threads") {
+        return match value.map(|v| (v, v.parse::<u32>())) {
+            Some((_, Ok(n))) if n <= MAX_THREADS => Ok(OptionValue::Threads(n)),
+            Some((v, _)) => Err(ProtocolError::BadOption(format!(
+                "Threads is a whole number from 0 (one per core) to {MAX_THREADS}, not '{v}'"
+            ))),
+            None => Err(ProtocolError::BadOption(
+                "Threads needs a value: a number of threads, or 0 for one per core".to_string(),
+            )),
+        };
+    }
+    Err(ProtocolError::BadOption(format!(
+        "unknown option '{name}' (the options are UCI_Chess960, Threads and JSON)"
+    )))
+}
+
+/// The value of a `check` option.
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
     match value {
         Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
         Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
         Some(v) => Err(ProtocolError::BadOption(format!(
-            "UCI_Chess960 is true or false, not '{v}'"
+            "{name} is true or false, not '{v}'"
         ))),
-        None => Err(ProtocolError::BadOption(
-            "UCI_Chess960 needs a value: true or false".to_string(),
-        )),
+        None => Err(ProtocolError::BadOption(format!(
+            "{name} needs a value: true or false"
+        ))),
     }
 }

@@ -1,11 +1,18 @@
 //! Reading command lines from a byte stream and writing the answers: the line length
-//! limit, UTF-8 checking, echo, and flushing only when the reader would wait.
+//! limit, UTF-8 checking, echo, flushing only when the reader would wait, and long work
+//! on a worker thread while the reading goes on.
 
+use std::collections::VecDeque;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::answer::Reply;
+use super::answer::{Answer, Header, Reply};
+use super::command::Command;
 use super::error::{BadInput, ProtocolError};
-use super::session::{has_control, Session};
+use super::job::Job;
+use super::request::Request;
+use super::session::{has_control, Session, Step};
 
 /// The longest line, in bytes without its line ending, that is read as a command.
 pub const MAX_LINE: usize = 1 << 20;
@@ -109,40 +116,44 @@ pub enum Flow {
     Quit,
 }
 
-/// A session wired to an output: runs lines, echoes them if asked, remembers whether
-/// any answer was an error (for the exit status).
-pub struct Runner<W: Write> {
+/// A job with what its answer needs to name its request.
+struct Work {
+    job: Job,
+    id: Option<String>,
+    command: Option<String>,
+}
+
+/// What a line did.
+enum Outcome {
+    Done,
+    Quit,
+    Work(Work),
+}
+
+/// A line waiting for the running job to end, or what was wrong with its bytes.
+enum Queued {
+    Line(String),
+    Refused(ProtocolError),
+}
+
+/// Everything the reader and the worker share, behind one lock.
+struct Core<W> {
     session: Session,
     out: W,
     echo: bool,
     failed: bool,
+    /// A job runs, or the lines that came during one are still being answered.
+    busy: bool,
+    /// `quit` came while busy: every job left stops at once.
+    quitting: bool,
+    queue: VecDeque<Queued>,
+    /// An output error the worker met, for the reader to return.
+    error: Option<io::Error>,
 }
 
-impl<W: Write> Runner<W> {
-    pub fn new(session: Session, out: W, echo: bool) -> Runner<W> {
-        Runner {
-            session,
-            out,
-            echo,
-            failed: false,
-        }
-    }
-
-    pub fn session(&self) -> &Session {
-        &self.session
-    }
-
-    /// Whether any command answered an error.
-    pub fn failed(&self) -> bool {
-        self.failed
-    }
-
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    /// Runs one command line.
-    pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
+impl<W: Write> Core<W> {
+    /// Echoes, executes and answers a line; long work is handed back unstarted.
+    fn handle(&mut self, line: &str) -> io::Result<Outcome> {
         if self.echo {
             let shown = line.trim();
             // A line refused as bad input is not echoed: its text cannot be shown.
@@ -150,47 +161,255 @@ impl<W: Write> Runner<W> {
                 writeln!(self.out, "> {shown}")?;
             }
         }
-        let reply = self.session.execute(line);
-        self.emit(&reply)?;
-        Ok(if reply == Reply::Quit {
-            Flow::Quit
-        } else {
-            Flow::Continue
-        })
+        let request = Request::split(line);
+        let header = Header {
+            id: request.id,
+            command: request.keyword(),
+        };
+        match self.session.step(request.text) {
+            Step::Reply(reply) => {
+                self.emit(&header, &reply)?;
+                Ok(if reply == Reply::Quit {
+                    Outcome::Quit
+                } else {
+                    Outcome::Done
+                })
+            }
+            Step::Job(job) => Ok(Outcome::Work(Work {
+                job,
+                id: header.id.map(str::to_string),
+                command: header.command.map(str::to_string),
+            })),
+        }
     }
 
-    fn emit(&mut self, reply: &Reply) -> io::Result<()> {
+    fn emit(&mut self, header: &Header, reply: &Reply) -> io::Result<()> {
         if matches!(reply, Reply::Error(_)) {
             self.failed = true;
         }
-        reply.write_to(&mut self.out)
+        reply.write(&mut self.out, header, self.session.format())
+    }
+
+    /// The answer to a line that never became a command (too long, not UTF-8).
+    fn refuse(&mut self, error: ProtocolError) -> io::Result<()> {
+        self.emit(&Header::default(), &Reply::Error(error))
+    }
+
+    fn finish(&mut self, work: &Work, answer: Answer) -> io::Result<()> {
+        let header = Header {
+            id: work.id.as_deref(),
+            command: work.command.as_deref(),
+        };
+        self.emit(&header, &Reply::Answer(answer))
+    }
+}
+
+/// The commands answered at once even while a job runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Urgent {
+    IsReady,
+    Stop,
+    Quit,
+}
+
+fn urgent(line: &str) -> Option<Urgent> {
+    match Command::parse(Request::split(line).text) {
+        Ok(Some(Command::IsReady)) => Some(Urgent::IsReady),
+        Ok(Some(Command::Stop)) => Some(Urgent::Stop),
+        Ok(Some(Command::Quit)) => Some(Urgent::Quit),
+        _ => None,
+    }
+}
+
+/// A session wired to an output: runs lines, echoes them if asked, remembers whether
+/// any answer was an error (for the exit status). In a stream, long work runs on a
+/// worker thread while the lines go on being read: `isready` is answered at once,
+/// `stop` ends the work, `quit` stops it and ends the stream, and every other line waits
+/// its turn and is answered after the work, in order.
+pub struct Runner<W: Write> {
+    core: Mutex<Core<W>>,
+    stop: AtomicBool,
+}
+
+impl<W: Write + Send> Runner<W> {
+    pub fn new(session: Session, out: W, echo: bool) -> Runner<W> {
+        Runner {
+            core: Mutex::new(Core {
+                session,
+                out,
+                echo,
+                failed: false,
+                busy: false,
+                quitting: false,
+                queue: VecDeque::new(),
+                error: None,
+            }),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Core<W>> {
+        // Nothing panics while holding the lock (and a release build aborts on panic),
+        // so a poisoned lock still holds a consistent state.
+        self.core.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn core(&mut self) -> &mut Core<W> {
+        self.core.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn session(&mut self) -> &Session {
+        &self.core().session
+    }
+
+    /// Whether any command answered an error.
+    pub fn failed(&mut self) -> bool {
+        self.core().failed
+    }
+
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.core().out.flush()
+    }
+
+    /// Runs one command line to its end, long work included.
+    pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
+        let core = self.core.get_mut().unwrap_or_else(PoisonError::into_inner);
+        match core.handle(line)? {
+            Outcome::Done => Ok(Flow::Continue),
+            Outcome::Quit => Ok(Flow::Quit),
+            Outcome::Work(work) => {
+                let answer = work.job.run(&AtomicBool::new(false));
+                core.finish(&work, answer)?;
+                Ok(Flow::Continue)
+            }
+        }
     }
 
     /// Runs every line of a stream until its end or `quit`, flushing the answers
-    /// whenever the input has nothing more waiting.
+    /// whenever the input has nothing more waiting. At the end of the input, the work
+    /// already asked for is finished and answered before this returns.
     pub fn run_stream(&mut self, input: impl Read) -> io::Result<Flow> {
+        let this = &*self;
+        let flow = std::thread::scope(|scope| {
+            let flow = this.read_stream(input, scope);
+            if flow.is_err() {
+                // Nobody will read what the worker writes: let it end at once.
+                this.stop.store(true, Ordering::Relaxed);
+                this.lock().quitting = true;
+            }
+            flow
+        });
+        let core = self.core();
+        match core.error.take() {
+            Some(error) => Err(error),
+            None => flow,
+        }
+    }
+
+    fn read_stream<'scope>(
+        &'scope self,
+        input: impl Read,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+    ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
         let mut bytes = Vec::new();
         loop {
-            let out = &mut self.out;
-            let line = reader.next_line(&mut bytes, || out.flush())?;
-            let flow = match line {
+            let line = reader.next_line(&mut bytes, || self.lock().out.flush())?;
+            let text = match line {
                 None => return Ok(Flow::Continue),
-                Some(Line::TooLong) => {
-                    self.emit(&Reply::Error(ProtocolError::LineTooLong(MAX_LINE)))?;
-                    Flow::Continue
+                Some(Line::TooLong) => Err(ProtocolError::LineTooLong(MAX_LINE)),
+                Some(Line::Bytes) => {
+                    std::str::from_utf8(&bytes).map_err(|_| ProtocolError::BadInput(BadInput::Utf8))
                 }
-                Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
-                    Ok(text) => self.run_line(text)?,
-                    Err(_) => {
-                        self.emit(&Reply::Error(ProtocolError::BadInput(BadInput::Utf8)))?;
-                        Flow::Continue
-                    }
-                },
             };
-            if flow == Flow::Quit {
-                return Ok(Flow::Quit);
+            let mut core = self.lock();
+            if let Some(error) = core.error.take() {
+                return Err(error);
+            }
+            if core.busy {
+                match text.map(|t| (t, urgent(t))) {
+                    Ok((t, Some(which))) => {
+                        core.handle(t)?;
+                        core.out.flush()?;
+                        if which != Urgent::IsReady {
+                            self.stop.store(true, Ordering::Relaxed);
+                        }
+                        if which == Urgent::Quit {
+                            core.quitting = true;
+                            return Ok(Flow::Quit);
+                        }
+                    }
+                    Ok((t, None)) => core.queue.push_back(Queued::Line(t.to_string())),
+                    Err(error) => core.queue.push_back(Queued::Refused(error)),
+                }
+                continue;
+            }
+            let outcome = match text {
+                Ok(t) => core.handle(t)?,
+                Err(error) => {
+                    core.refuse(error)?;
+                    Outcome::Done
+                }
+            };
+            match outcome {
+                Outcome::Done => {}
+                Outcome::Quit => return Ok(Flow::Quit),
+                Outcome::Work(work) => {
+                    core.busy = true;
+                    self.stop.store(false, Ordering::Relaxed);
+                    drop(core);
+                    scope.spawn(move || self.work(work));
+                }
             }
         }
+    }
+
+    /// The worker: runs a job, answers it, then the lines that came meanwhile, and goes
+    /// on with the next job among them, if any.
+    fn work(&self, mut work: Work) {
+        loop {
+            let answer = work.job.run(&self.stop);
+            let mut core = self.lock();
+            match self.answer_and_drain(&mut core, &work, answer) {
+                Ok(Some(next)) => {
+                    if !core.quitting {
+                        self.stop.store(false, Ordering::Relaxed);
+                    }
+                    work = next;
+                }
+                Ok(None) => {
+                    core.busy = false;
+                    return;
+                }
+                Err(error) => {
+                    core.error = Some(error);
+                    core.queue.clear();
+                    core.busy = false;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Answers a finished job, then the queued lines up to the next job.
+    fn answer_and_drain(
+        &self,
+        core: &mut Core<W>,
+        work: &Work,
+        answer: Answer,
+    ) -> io::Result<Option<Work>> {
+        core.finish(work, answer)?;
+        while let Some(queued) = core.queue.pop_front() {
+            match queued {
+                Queued::Refused(error) => core.refuse(error)?,
+                Queued::Line(line) => match core.handle(&line)? {
+                    Outcome::Done | Outcome::Quit => {}
+                    Outcome::Work(next) => return Ok(Some(next)),
+                },
+            }
+        }
+        // The reader may be waiting for input, having flushed long ago.
+        core.out.flush()?;
+        Ok(None)
     }
 }

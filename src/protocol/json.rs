@@ -1,0 +1,259 @@
+//! The JSON Lines form of every answer: one object per answer, on one line.
+//!
+//! Each object starts with `"answer"` (the command's first word) and `"id"` (when the
+//! request had one), then the answer's facts in a fixed order, or `"error"`. Squares,
+//! moves and names are strings, counts numbers, flags booleans; a fact that does not
+//! apply is an absent key, and a list is always present, possibly empty. A new answer
+//! gets its JSON form as one more arm of `answer_fields`.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+use crate::describe::CastleSide;
+use crate::game::Status;
+use crate::position::Position;
+use crate::square::Square;
+
+use super::answer::{
+    role_name, Answer, Header, MoveDetail, OptionKind, Reply, UciOption, AUTHOR, HELP, OPTIONS,
+};
+use super::error::ProtocolError;
+
+/// Writes a reply as one JSON line; nothing for a silent reply.
+pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::Result<()> {
+    if matches!(reply, Reply::Silent | Reply::Quit) {
+        return Ok(());
+    }
+    let mut serializer = serde_json::Serializer::new(&mut *out);
+    let mut map = serializer.serialize_map(None)?;
+    if let Some(command) = header.command {
+        map.serialize_entry("answer", command)?;
+    }
+    if let Some(id) = header.id {
+        map.serialize_entry("id", id)?;
+    }
+    match reply {
+        Reply::Answer(answer) => answer_fields(&mut map, answer)?,
+        Reply::Error(error) => map.serialize_entry("error", &ErrorObject(error))?,
+        Reply::Silent | Reply::Quit => {}
+    }
+    map.end()?;
+    out.write_all(b"\n")
+}
+
+/// A value written through its `Display` text, without building a `String`.
+struct Text<T>(T);
+
+impl<T: Display> Serialize for Text<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+/// A list of displayable items as an array of strings.
+struct TextList<'a, T>(&'a [T]);
+
+impl<T: Display> Serialize for TextList<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(Text))
+    }
+}
+
+struct ErrorObject<'a>(&'a ProtocolError);
+
+impl Serialize for ErrorObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("code", self.0.code())?;
+        map.serialize_entry("message", &Text(self.0))?;
+        map.end()
+    }
+}
+
+/// A move of `moves verbose`, as an object.
+struct MoveObject<'a>(&'a MoveDetail);
+
+impl Serialize for MoveObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        move_fields(&mut map, self.0)?;
+        map.end()
+    }
+}
+
+/// An option of `uci`.
+struct OptionObject(&'static UciOption);
+
+impl Serialize for OptionObject {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("name", self.0.name)?;
+        match self.0.kind {
+            OptionKind::Check { default } => {
+                map.serialize_entry("type", "check")?;
+                map.serialize_entry("default", &default)?;
+            }
+            OptionKind::Spin { default, min, max } => {
+                map.serialize_entry("type", "spin")?;
+                map.serialize_entry("default", &default)?;
+                map.serialize_entry("min", &min)?;
+                map.serialize_entry("max", &max)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// `go perft`'s counts as an object from move to nodes, in the answer's order.
+struct DivideObject<'a>(&'a [(String, u64)]);
+
+impl Serialize for DivideObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(m, nodes)| (m, nodes)))
+    }
+}
+
+/// `dests` as an object from origin to targets.
+struct DestsObject<'a>(&'a [(Square, Vec<Square>)]);
+
+impl Serialize for DestsObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(
+            self.0
+                .iter()
+                .map(|(from, targets)| (Text(from), TextList(targets))),
+        )
+    }
+}
+
+/// The facts of a move: the same fields, in the same order, as the text answer.
+fn move_fields<M: SerializeMap>(map: &mut M, detail: &MoveDetail) -> Result<(), M::Error> {
+    let f = &detail.facts;
+    map.serialize_entry("move", &detail.uci)?;
+    map.serialize_entry("san", &detail.san)?;
+    map.serialize_entry("from", &Text(f.from))?;
+    map.serialize_entry("to", &Text(detail.to))?;
+    map.serialize_entry("piece", role_name(f.piece))?;
+    if let Some((role, square)) = f.captured {
+        map.serialize_entry("captured", role_name(role))?;
+        map.serialize_entry("captured_on", &Text(square))?;
+    }
+    if let Some(role) = f.promotion {
+        map.serialize_entry("promotion", role_name(role))?;
+    }
+    if let Some(square) = f.king_to {
+        map.serialize_entry("king_to", &Text(square))?;
+    }
+    map.serialize_entry("capture", &f.captured.is_some())?;
+    map.serialize_entry("en_passant", &f.en_passant)?;
+    map.serialize_entry("castle_king_side", &(f.castle == Some(CastleSide::King)))?;
+    map.serialize_entry("castle_queen_side", &(f.castle == Some(CastleSide::Queen)))?;
+    map.serialize_entry("check", &f.check)?;
+    map.serialize_entry("checkmate", &f.checkmate)?;
+    if let Some(fen) = &detail.fen {
+        map.serialize_entry("fen", fen)?;
+    }
+    Ok(())
+}
+
+/// The state fields of `status`, `move`, `resign`, `draw` and `claim`.
+fn status_fields<M: SerializeMap>(map: &mut M, status: &Status) -> Result<(), M::Error> {
+    map.serialize_entry("state", status.state.name())?;
+    if let Some(winner) = status.winner {
+        map.serialize_entry("winner", &Text(winner))?;
+    }
+    if let Some(reason) = status.reason {
+        map.serialize_entry("reason", reason.name())?;
+    }
+    let claims: Vec<&str> = status.claims.reasons().map(|r| r.name()).collect();
+    map.serialize_entry("claimable", &claims)
+}
+
+/// The rows of the board, rank 8 first, `.` for an empty square.
+fn board_rows(pos: &Position) -> Vec<String> {
+    (0..8u32)
+        .rev()
+        .map(|rank| {
+            (0..8)
+                .map(|file| {
+                    let sq = Square::from_index_wrapping(rank * 8 + file);
+                    pos.piece_at(sq).map_or('.', |p| p.char())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn sorted_checkers(pos: &Position) -> Vec<String> {
+    let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+    checkers.sort_unstable();
+    checkers
+}
+
+fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M::Error> {
+    match answer {
+        Answer::Uci => {
+            map.serialize_entry("name", "arbiter")?;
+            map.serialize_entry("version", env!("CARGO_PKG_VERSION"))?;
+            map.serialize_entry("author", AUTHOR)?;
+            let options: Vec<OptionObject> = OPTIONS.iter().map(OptionObject).collect();
+            map.serialize_entry("options", &options)
+        }
+        Answer::ReadyOk => Ok(()),
+        Answer::Board(pos) => {
+            map.serialize_entry("board", &board_rows(pos))?;
+            map.serialize_entry("fen", &pos.fen())?;
+            map.serialize_entry("key", &format!("{:016X}", pos.key()))?;
+            map.serialize_entry("checkers", &sorted_checkers(pos))
+        }
+        Answer::Divide {
+            lines,
+            total,
+            stopped,
+        } => {
+            map.serialize_entry("divide", &DivideObject(lines))?;
+            map.serialize_entry("nodes", total)?;
+            map.serialize_entry("stopped", stopped)
+        }
+        Answer::Perft {
+            depth,
+            nodes,
+            stopped,
+        } => {
+            map.serialize_entry("depth", depth)?;
+            map.serialize_entry("nodes", nodes)?;
+            map.serialize_entry("stopped", stopped)
+        }
+        Answer::Moves(moves) | Answer::History(moves) => map.serialize_entry("moves", moves),
+        Answer::VerboseMoves(details) => {
+            let moves: Vec<MoveObject> = details.iter().map(MoveObject).collect();
+            map.serialize_entry("moves", &moves)
+        }
+        Answer::Dests(dests) => map.serialize_entry("dests", &DestsObject(dests)),
+        Answer::Legal(text, code) => {
+            map.serialize_entry("move", text)?;
+            map.serialize_entry("legal", &code.is_none())?;
+            match code {
+                Some(code) => map.serialize_entry("code", code),
+                None => Ok(()),
+            }
+        }
+        Answer::Check(checkers) => {
+            map.serialize_entry("check", &!checkers.is_empty())?;
+            map.serialize_entry("checkers", checkers)
+        }
+        Answer::Turn(color) => map.serialize_entry("turn", &Text(color)),
+        Answer::Fen(fen) => map.serialize_entry("fen", fen),
+        Answer::Status(status) => status_fields(map, status),
+        Answer::Played(detail, status) => {
+            move_fields(map, detail)?;
+            status_fields(map, status)
+        }
+        Answer::Undone(uci) => map.serialize_entry("move", uci),
+        Answer::San(san) => map.serialize_entry("san", san),
+        Answer::Help => map.serialize_entry("commands", HELP),
+    }
+}

@@ -1,0 +1,214 @@
+//! Perft on the worker thread, through the real binary: `isready` answered while it
+//! runs, `stop` and `quit` ending it promptly, the lines that came meanwhile answered
+//! after it in order, and the same counts whatever the number of threads. Every test
+//! synchronises on answers; the only clock is a bound on how long a stop may take.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use crate::protocol::{run_arbiter, spawn_arbiter};
+
+/// Perft 8 of the start position is about 8.5 * 10^10 nodes: minutes of work, so it is
+/// surely still running when the next lines arrive.
+const DEEP: &str = "go perft 8";
+
+/// How long the tests wait for an answer before calling the process stuck.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A running arbiter whose answer lines arrive on a channel.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Client {
+    fn start(args: &[&str]) -> Client {
+        let mut child = spawn_arbiter(args);
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin: Some(stdin),
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        writeln!(stdin, "{line}").expect("write a command");
+        stdin.flush().expect("flush");
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(PATIENCE)
+            .expect("an answer line in time")
+    }
+
+    /// The lines up to and including the first one that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// Closes stdin and waits for the exit status.
+    fn finish(mut self) -> Option<i32> {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "arbiter did not exit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn isready_is_answered_while_a_perft_runs() {
+    let mut client = Client::start(&[]);
+    client.send(DEEP);
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    client.send("stop");
+    let answer = client.until("Nodes searched:");
+    assert!(answer.last().is_some_and(|l| l.ends_with(" stopped")));
+    assert_eq!(client.finish(), Some(0));
+}
+
+#[test]
+fn stop_ends_a_perft_within_a_tenth_of_a_second() {
+    let mut client = Client::start(&[]);
+    client
+        .send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    client.send(DEEP);
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    let sent = Instant::now();
+    client.send("stop");
+    let answer = client.until("Nodes searched:");
+    let took = sent.elapsed();
+    assert!(took < Duration::from_millis(100), "stop took {took:?}");
+    let total = answer.last().expect("the total line");
+    assert!(total.ends_with(" stopped"), "{total}");
+    // The lines listed are whole root moves: their counts add up to the total.
+    let listed: u64 = answer
+        .iter()
+        .filter_map(|l| l.split_once(": ").and_then(|(_, n)| n.parse::<u64>().ok()))
+        .sum();
+    assert_eq!(total, &format!("Nodes searched: {listed} stopped"));
+}
+
+#[test]
+fn lines_sent_during_a_perft_are_answered_after_it_in_order() {
+    let mut client = Client::start(&[]);
+    client.send(DEEP);
+    for line in ["move e4", "@a turn", "frobnicate", "isready", "stop"] {
+        client.send(line);
+    }
+    assert_eq!(client.next(), "readyok");
+    let perft = client.until("Nodes searched:");
+    assert!(perft.last().is_some_and(|l| l.ends_with(" stopped")));
+    assert!(client.next().starts_with("played e2e4 e4 active"));
+    assert_eq!(client.next(), "@a turn black");
+    assert!(client.next().starts_with("error unknown-command"));
+    assert_eq!(client.finish(), Some(1));
+}
+
+#[test]
+fn quit_ends_the_process_promptly_during_a_perft() {
+    let mut client = Client::start(&[]);
+    client.send(DEEP);
+    client.send("@1 isready");
+    assert_eq!(client.next(), "@1 readyok");
+    client.send("quit");
+    // The stopped perft is still answered, as every command is.
+    let answer = client.until("Nodes searched:");
+    assert!(answer.last().is_some_and(|l| l.ends_with(" stopped")));
+    assert_eq!(client.finish(), Some(0));
+}
+
+#[test]
+fn a_perft_queued_behind_quit_answers_at_once_as_stopped() {
+    let mut client = Client::start(&[]);
+    client.send(DEEP);
+    client.send("perft 8");
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    client.send("quit");
+    client.until("Nodes searched:");
+    assert_eq!(client.next(), "perft 8 0 stopped");
+    assert_eq!(client.finish(), Some(0));
+}
+
+#[test]
+fn stop_without_a_perft_does_nothing() {
+    let (run, _) = run_arbiter(&[], "stop\nisready\n");
+    assert_eq!((run.stdout.as_str(), run.code), ("readyok\n", Some(0)));
+}
+
+#[test]
+fn the_end_of_the_input_lets_a_running_perft_finish() {
+    let (run, _) = run_arbiter(&[], "go perft 5\nfen\n");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 20 + 3, "{}", run.stdout);
+    assert_eq!(lines[21], "Nodes searched: 4865609");
+    assert!(lines[22].starts_with("fen rnbqkbnr/"));
+}
+
+#[test]
+fn every_thread_count_gives_the_same_answer() {
+    let kiwipete =
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let answers: Vec<String> = ["1", "2", "3", "0"]
+        .iter()
+        .map(|threads| {
+            let input = format!(
+                "setoption name Threads value {threads}\n{kiwipete}\ngo perft 4\nperft 4\n"
+            );
+            run_arbiter(&[], input).0.stdout
+        })
+        .collect();
+    assert!(answers[0].ends_with("Nodes searched: 4085603\nperft 4 4085603\n"));
+    for answer in &answers[1..] {
+        assert_eq!(answer, &answers[0]);
+    }
+}
+
+#[test]
+fn threads_out_of_range_is_a_bad_option() {
+    let (run, _) = run_arbiter(&[], "setoption name Threads value 257\nsetoption name threads value -1\nsetoption name Threads\n");
+    let codes: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(' ').take(2).last().unwrap_or(""))
+        .collect();
+    assert_eq!(codes, ["bad-option"; 3]);
+}
