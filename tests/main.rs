@@ -3,6 +3,7 @@
 mod differential;
 mod differential_scale;
 mod fuzz_regressions;
+mod json_mode;
 mod limits;
 mod long_work;
 mod perft;

@@ -69,8 +69,9 @@ pub enum Answer {
     Dests(Vec<(Square, Vec<Square>)>),
     /// `legal`: the move as typed, and the error code `move` would give, if any.
     Legal(String, Option<&'static str>),
-    /// `check`: the checkers, ascending.
-    Check(Vec<String>),
+    /// `check`: the checkers (at most two), ascending as text; squares, not strings,
+    /// since clients ask after every move.
+    Check(Vec<Square>),
     Turn(Color),
     Fen(String),
     Status(Status),

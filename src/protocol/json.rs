@@ -243,7 +243,7 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         }
         Answer::Check(checkers) => {
             map.serialize_entry("check", &!checkers.is_empty())?;
-            map.serialize_entry("checkers", checkers)
+            map.serialize_entry("checkers", &TextList(checkers))
         }
         Answer::Turn(color) => map.serialize_entry("turn", &Text(color)),
         Answer::Fen(fen) => map.serialize_entry("fen", fen),

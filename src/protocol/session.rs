@@ -207,9 +207,9 @@ impl Session {
                 Answer::Legal(text.to_string(), code)
             }
             Command::Check => {
-                let mut squares: Vec<String> =
-                    pos.checkers().into_iter().map(|s| s.to_string()).collect();
-                squares.sort_unstable();
+                let mut squares: Vec<Square> = pos.checkers().into_iter().collect();
+                // As text: by file, then rank.
+                squares.sort_unstable_by_key(|sq| (sq.file().index(), sq.rank().index()));
                 Answer::Check(squares)
             }
             Command::Turn => Answer::Turn(pos.turn()),

@@ -164,7 +164,8 @@ impl<W: Write> Core<W> {
         let request = Request::split(line);
         let header = Header {
             id: request.id,
-            command: request.keyword(),
+            // A line refused for its bytes names no command.
+            command: request.keyword().filter(|_| !has_control(request.text)),
         };
         match self.session.step(request.text) {
             Step::Reply(reply) => {

@@ -1,0 +1,119 @@
+//! JSON Lines mode through the real binary: every answer one JSON object on one line,
+//! what transcripts cannot show (lines refused before they are commands, ids on answers
+//! that arrive out of order), and the README's Python client.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::protocol::run_arbiter;
+
+fn objects(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn the_json_flag_starts_in_json_mode_and_the_option_leaves_it() {
+    let (run, _) = run_arbiter(
+        &["--json"],
+        "isready\nsetoption name JSON value false\nisready\n",
+    );
+    assert_eq!(run.stdout, "{\"answer\":\"isready\"}\nreadyok\n");
+}
+
+#[test]
+fn every_json_answer_in_the_goldens_is_one_object_naming_its_command() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).expect("tests/golden") {
+        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("read");
+        for line in text.lines().filter(|l| l.starts_with('{')) {
+            let value: Value = serde_json::from_str(line).expect("a JSON line");
+            let object = value.as_object().expect("an object");
+            let first = object.keys().next().map(String::as_str);
+            assert_eq!(first, Some("answer"), "{line}");
+            if let Some(error) = object.get("error") {
+                assert!(error["code"].is_string() && error["message"].is_string());
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen >= 50, "only {seen} JSON answers in the goldens");
+}
+
+#[test]
+fn lines_refused_before_parsing_answer_an_error_without_a_command() {
+    let mut input = b"isready\n\xff\nmove e\x004\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', arbiter::protocol::MAX_LINE + 1));
+    input.push(b'\n');
+    let (run, _) = run_arbiter(&["--json"], input);
+    let answers = objects(&run.stdout);
+    let codes: Vec<&str> = answers
+        .iter()
+        .map(|a| a["error"]["code"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(codes, ["none", "bad-input", "bad-input", "line-too-long"]);
+    assert!(answers[1..].iter().all(|a| a.get("answer").is_none()));
+    assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn ids_match_answers_that_arrive_out_of_order() {
+    let (run, _) = run_arbiter(&["--json"], "@p go perft 8\n@q turn\n@r isready\n@s stop\n");
+    let answers = objects(&run.stdout);
+    let ids: Vec<&str> = answers
+        .iter()
+        .map(|a| a["id"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ids, ["r", "p", "q"], "{}", run.stdout);
+    assert_eq!(answers[1]["answer"], "go");
+    assert_eq!(answers[1]["stopped"], true);
+    assert_eq!(answers[2]["turn"], "white");
+}
+
+/// The README's Python example, run as it stands with `arbiter` on the PATH; each
+/// `print` line's comment is what it must print.
+#[test]
+fn the_readme_python_client_runs_against_the_binary() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 is not installed: the README client test is skipped");
+        return;
+    }
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README.md");
+    let code: String = readme
+        .split("```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("a python block in README.md")
+        .to_string();
+    let expected: Vec<&str> = code
+        .lines()
+        .filter(|l| l.starts_with("print("))
+        .map(|l| l.split_once("# ").map_or("", |(_, comment)| comment))
+        .collect();
+    assert!(expected.len() >= 3, "{code}");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_arbiter"))
+        .parent()
+        .expect("binary directory");
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .expect("PATH");
+    let output = Command::new("python3")
+        .args(["-c", &code])
+        .env("PATH", path)
+        .output()
+        .expect("run python3");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(printed.lines().collect::<Vec<_>>(), expected);
+}
