@@ -296,8 +296,9 @@ impl Session {
                 pairs.push((m.from(), m.to()));
             }
         }
-        let text = |sq: Square| sq.to_string();
-        pairs.sort_unstable_by_key(|&(from, to)| (text(from), text(to)));
+        // Squares sort as text by file, then rank.
+        let key = |sq: Square| (sq.file().index(), sq.rank().index());
+        pairs.sort_unstable_by_key(|&(from, to)| (key(from), key(to)));
         pairs.dedup();
         let mut dests: Vec<(Square, Vec<Square>)> = Vec::new();
         for (from, to) in pairs {
