@@ -112,12 +112,13 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
         }
     }
     for path in &cli.files {
+        // Command files run one command after the other, a perft included.
         let flow = if path.as_os_str() == "-" {
-            runner.run_stream(io::stdin().lock())?
+            runner.run_batch(io::stdin().lock())?
         } else {
             let file =
                 File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            runner.run_stream(file)?
+            runner.run_batch(file)?
         };
         if flow == Flow::Quit {
             break;

@@ -35,13 +35,14 @@ macro_rules! walker {
             if depth <= UNCHECKED_DEPTH {
                 return Some($name(pos, depth));
             }
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
             let mut moves = MoveList::new();
             pos.generate(&mut moves);
             let mut nodes = 0;
             for &m in &moves {
+                // Before each subtree, so that a stop waits for one perft 3 at most.
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
                 nodes += $stoppable(&pos.after_unkeyed(m), depth - 1, stop)?;
             }
             Some(nodes)

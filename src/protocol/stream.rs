@@ -196,6 +196,19 @@ impl<W: Write> Core<W> {
         self.emit(&Header::default(), &Reply::Error(error))
     }
 
+    /// Handles a line and runs its job, if any, here and now.
+    fn run_to_end(&mut self, line: &str) -> io::Result<Flow> {
+        match self.handle(line)? {
+            Outcome::Done => Ok(Flow::Continue),
+            Outcome::Quit => Ok(Flow::Quit),
+            Outcome::Work(work) => {
+                let answer = work.job.run(&AtomicBool::new(false));
+                self.finish(&work, answer)?;
+                Ok(Flow::Continue)
+            }
+        }
+    }
+
     fn finish(&mut self, work: &Work, answer: Answer) -> io::Result<()> {
         let header = Header {
             id: work.id.as_deref(),
@@ -274,14 +287,34 @@ impl<W: Write + Send> Runner<W> {
 
     /// Runs one command line to its end, long work included.
     pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
-        let core = self.core.get_mut().unwrap_or_else(PoisonError::into_inner);
-        match core.handle(line)? {
-            Outcome::Done => Ok(Flow::Continue),
-            Outcome::Quit => Ok(Flow::Quit),
-            Outcome::Work(work) => {
-                let answer = work.job.run(&AtomicBool::new(false));
-                core.finish(&work, answer)?;
-                Ok(Flow::Continue)
+        self.core().run_to_end(line)
+    }
+
+    /// Runs every line of a stream one after the other, long work included, until its
+    /// end or `quit`: a command file, where nobody waits to interrupt a perft and the
+    /// answers come strictly in order.
+    pub fn run_batch(&mut self, input: impl Read) -> io::Result<Flow> {
+        let core = self.core();
+        let mut reader = LineReader::new(input);
+        let mut bytes = Vec::new();
+        loop {
+            let out = &mut core.out;
+            let flow = match reader.next_line(&mut bytes, || out.flush())? {
+                None => return Ok(Flow::Continue),
+                Some(Line::TooLong) => {
+                    core.refuse(ProtocolError::LineTooLong(MAX_LINE))?;
+                    Flow::Continue
+                }
+                Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
+                    Ok(text) => core.run_to_end(text)?,
+                    Err(_) => {
+                        core.refuse(ProtocolError::BadInput(BadInput::Utf8))?;
+                        Flow::Continue
+                    }
+                },
+            };
+            if flow == Flow::Quit {
+                return Ok(Flow::Quit);
             }
         }
     }
