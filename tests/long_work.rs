@@ -235,3 +235,20 @@ fn a_command_file_answers_strictly_in_order_perft_included() {
         run.stdout
     );
 }
+
+#[test]
+fn answers_queued_before_a_second_perft_are_not_held_back_by_it() {
+    let mut client = Client::start(&[]);
+    client.send(DEEP);
+    client.send("turn");
+    client.send(DEEP);
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    client.send("stop");
+    client.until("Nodes searched:");
+    // The second perft now runs; the answer queued before it has arrived already.
+    assert_eq!(client.next(), "turn white");
+    client.send("stop");
+    client.until("Nodes searched:");
+    assert_eq!(client.finish(), Some(0));
+}

@@ -405,12 +405,7 @@ impl<W: Write + Send> Runner<W> {
             let answer = work.job.run(&self.stop);
             let mut core = self.lock();
             match self.answer_and_drain(&mut core, &work, answer) {
-                Ok(Some(next)) => {
-                    if !core.quitting {
-                        self.stop.store(false, Ordering::Relaxed);
-                    }
-                    work = next;
-                }
+                Ok(Some(next)) => work = next,
                 Ok(None) => {
                     core.busy = false;
                     return;
@@ -438,7 +433,16 @@ impl<W: Write + Send> Runner<W> {
                 Queued::Refused(error) => core.refuse(error)?,
                 Queued::Line(line) => match core.handle(&line)? {
                     Outcome::Done | Outcome::Quit => {}
-                    Outcome::Work(next) => return Ok(Some(next)),
+                    Outcome::Work(next) => {
+                        // Armed before the answers so far go out: a client that reads
+                        // them and sends stop must stop the next perft.
+                        if !core.quitting {
+                            self.stop.store(false, Ordering::Relaxed);
+                        }
+                        // The answers so far must not wait for the next perft.
+                        core.out.flush()?;
+                        return Ok(Some(next));
+                    }
                 },
             }
         }
