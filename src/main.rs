@@ -59,7 +59,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let base = match &cli.fen {
         None => Position::startpos(),
-        Some(fen) => match Position::from_fen(fen) {
+        Some(fen) => match Session::base_from_fen(fen, cli.chess960) {
             Ok(pos) => pos,
             Err(e) => {
                 eprintln!("arbiter: --fen: {e}");
