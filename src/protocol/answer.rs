@@ -51,6 +51,8 @@ pub enum Answer {
     Undone(String),
     History(Vec<String>),
     San(String),
+    /// `pgn`: the game in export format, ending with its newline.
+    Pgn(String),
     Help,
 }
 
@@ -61,6 +63,7 @@ const HELP: &[&str] = &[
     "ucinewgame: new game from the standard start position",
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
     "position startpos|fen <FEN> [moves <move>...]: replace the game",
+    "position pgn <file> [<n>]: replace the game with game n (default 1) of a PGN file",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
     "perft <depth>: the total nodes",
@@ -77,6 +80,8 @@ const HELP: &[&str] = &[
     "draw: draw by agreement",
     "claim: claim a threefold or fifty-move draw",
     "san <move>: a move in SAN",
+    "tag <name> [<value>]: set a PGN tag, or remove it without a value",
+    "pgn: the game in PGN export format, then end",
     "help: this list",
     "quit: exit",
 ];
@@ -184,6 +189,10 @@ impl Answer {
             Answer::Undone(uci) => writeln!(out, "undone {uci}"),
             Answer::History(moves) => write_list(out, "history", moves),
             Answer::San(san) => writeln!(out, "san {san}"),
+            Answer::Pgn(text) => {
+                out.write_all(text.as_bytes())?;
+                writeln!(out, "end")
+            }
             Answer::Help => {
                 for line in HELP {
                     writeln!(out, "{line}")?;
