@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::square::Square;
 
 use super::error::ProtocolError;
+use super::help::Topic;
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -52,6 +53,8 @@ pub enum Answer {
     History(Vec<String>),
     San(String),
     Help,
+    /// `help <command>`.
+    HelpOn(&'static Topic),
 }
 
 /// The lines of `help`, before the closing `end`.
@@ -139,11 +142,30 @@ fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
         out.write_all(RULE.as_bytes())?;
     }
     out.write_all(b"   a   b   c   d   e   f   g   h\n\n")?;
+    write_board_facts(out, pos)
+}
+
+/// The lines under any drawing of the board: the FEN, the key and the checkers.
+pub(super) fn write_board_facts(out: &mut impl Write, pos: &Position) -> io::Result<()> {
     writeln!(out, "Fen: {}", pos.fen())?;
     writeln!(out, "Key: {:016X}", pos.key())?;
     let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
     checkers.sort();
     write_list(out, "Checkers:", checkers)
+}
+
+/// `help <command>`: the syntax, the summary, the example indented (its `> ` lines
+/// would otherwise read as commands in a transcript), then `end`.
+fn write_topic(out: &mut impl Write, topic: &Topic) -> io::Result<()> {
+    writeln!(out, "{}\n{}\nexample:", topic.syntax, topic.summary)?;
+    for line in topic.example.lines() {
+        if line.is_empty() {
+            out.write_all(b"\n")?;
+        } else {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    writeln!(out, "end")
 }
 
 impl Answer {
@@ -190,6 +212,7 @@ impl Answer {
                 }
                 writeln!(out, "end")
             }
+            Answer::HelpOn(topic) => write_topic(out, topic),
         }
     }
 }
