@@ -44,6 +44,10 @@ impl Snapshot {
 const OPTION_NAME: &str = "UCI_Chess960";
 const OPTION_VALUES: [&str; 2] = ["true", "false"];
 
+/// The Seven Tag Roster, which every PGN game has, in its order.
+const TAG_NAMES: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
 /// Where the word under the cursor starts in `before` (the line up to the cursor), and
 /// the words it may complete to, sorted.
 pub fn complete(before: &str, snapshot: &Snapshot) -> (usize, Vec<String>) {
@@ -75,7 +79,10 @@ fn candidates(previous: &[&str], word: &str, snapshot: &Snapshot) -> Vec<String>
         ["setoption", "name", name, "value"] if name.eq_ignore_ascii_case(OPTION_NAME) => {
             starting_with_any_case(OPTION_VALUES, word)
         }
-        // `pgn` is the lead's `position pgn <path> [<n>]`, completed here by its path.
+        // `tag <Name> <value>` and `position pgn <path> [<n>]` are PGN commands: the
+        // names of the Seven Tag Roster, the results, and the path of a PGN file.
+        ["tag"] => starting_with(TAG_NAMES, word),
+        ["tag", "Result"] => starting_with(RESULTS, word),
         ["position"] => starting_with(["startpos", "fen", "pgn"], word),
         ["position", "pgn"] => paths(word),
         ["position", "startpos"] => starting_with(["moves"], word),
@@ -344,6 +351,14 @@ mod tests {
         assert_eq!(words("resign w", &start), ["white"]);
         assert_eq!(words("help un", &start), ["undo"]);
         assert!(words("turn ", &start).is_empty());
+    }
+
+    #[test]
+    fn tag_completes_the_seven_tag_roster_and_the_results() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("tag R", &start), ["Result", "Round"]);
+        assert_eq!(words("tag Result 1", &start), ["1-0", "1/2-1/2"]);
+        assert!(words("tag White K", &start).is_empty());
     }
 
     #[test]
