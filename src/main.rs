@@ -15,10 +15,11 @@ use std::rc::Rc;
 
 use anyhow::{Context as _, Result};
 use arbiter::position::Position;
-use arbiter::protocol::completion::complete;
-use arbiter::protocol::{Flow, Runner, Session};
-use arbiter::uci::CastlingMode;
-use clap::Parser;
+use arbiter::protocol::board::colour_allowed;
+use arbiter::protocol::completion::{complete, Snapshot as GameSnapshot};
+use arbiter::protocol::{BoardStyle, Flow, Runner, Session};
+use clap::{CommandFactory, Parser};
+use clap_complete::Shell;
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -50,6 +51,15 @@ struct Cli {
     #[arg(long)]
     echo: bool,
 
+    /// In the REPL, draw the board of `d` as text rather than in colour (as do
+    /// NO_COLOR and TERM=dumb).
+    #[arg(long)]
+    no_color: bool,
+
+    /// Print the completion script of these flags for a shell, then exit.
+    #[arg(long, value_name = "SHELL")]
+    completions: Option<Shell>,
+
     /// Command files to run in order ("-" is stdin).
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -57,6 +67,10 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut io::stdout());
+        return ExitCode::SUCCESS;
+    }
     let base = match &cli.fen {
         None => Position::startpos(),
         Some(fen) => match Session::base_from_fen(fen, cli.chess960) {
@@ -69,6 +83,9 @@ fn main() -> ExitCode {
     };
     let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut runner = Runner::new(Session::from_position(base, cli.chess960), out, cli.echo);
+    if coloured_board(&cli) {
+        runner.set_board_style(BoardStyle::Terminal);
+    }
     let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
     match outcome {
         Ok(()) => {}
@@ -82,6 +99,24 @@ fn main() -> ExitCode {
     ExitCode::from(u8::from(runner.failed()))
 }
 
+/// Whether the run is a person at a terminal: the REPL with its output on the screen.
+fn on_terminal(cli: &Cli) -> bool {
+    cli.commands.is_empty()
+        && cli.files.is_empty()
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+}
+
+/// The coloured board is for a person at a terminal; a transcript (`--echo`) keeps
+/// the text board, as do pipes, files and `-c`.
+fn coloured_board(cli: &Cli) -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    let term = std::env::var_os("TERM");
+    on_terminal(cli)
+        && !cli.echo
+        && colour_allowed(cli.no_color, no_color.as_deref(), term.as_deref())
+}
+
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error
         .chain()
@@ -92,7 +127,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run(cli: &Cli, runner: &mut Runner<impl Write>) -> Result<()> {
     if cli.commands.is_empty() && cli.files.is_empty() {
         if io::stdin().is_terminal() {
-            return repl(runner);
+            return repl(runner, on_terminal(cli));
         }
         runner.run_stream(io::stdin().lock())?;
         return Ok(());
@@ -117,8 +152,8 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write>) -> Result<()> {
     Ok(())
 }
 
-/// What completion needs to know of the game: the position and how castling is written.
-type Snapshot = Rc<Cell<(Position, CastlingMode)>>;
+/// What completion needs to know of the game, updated after every line.
+type Snapshot = Rc<Cell<GameSnapshot>>;
 
 struct ReplHelper {
     snapshot: Snapshot,
@@ -133,8 +168,10 @@ impl Completer for ReplHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
-        let (position, mode) = self.snapshot.get();
-        Ok(complete(line.get(..pos).unwrap_or(line), &position, mode))
+        Ok(complete(
+            line.get(..pos).unwrap_or(line),
+            &self.snapshot.get(),
+        ))
     }
 }
 
@@ -156,8 +193,8 @@ fn history_path() -> Option<PathBuf> {
         })
 }
 
-fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
-    let snapshot: Snapshot = Rc::new(Cell::new(current(runner)));
+fn repl(runner: &mut Runner<impl Write>, banner: bool) -> Result<()> {
+    let snapshot: Snapshot = Rc::new(Cell::new(GameSnapshot::of(runner.session())));
     // List mode shows every candidate at once, the natural view of a move list.
     let config = Config::builder()
         .completion_type(CompletionType::List)
@@ -171,6 +208,12 @@ fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
         // A missing history file is the normal first run.
         let _ = editor.load_history(path);
     }
+    if banner {
+        println!(
+            "arbiter {} — type help, Tab completes moves",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     loop {
         match editor.readline("arbiter> ") {
             Ok(line) => {
@@ -179,7 +222,7 @@ fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
                 }
                 let flow = runner.run_line(&line)?;
                 runner.flush()?;
-                snapshot.set(current(runner));
+                snapshot.set(GameSnapshot::of(runner.session()));
                 if flow == Flow::Quit {
                     break;
                 }
@@ -193,9 +236,4 @@ fn repl(runner: &mut Runner<impl Write>) -> Result<()> {
         let _ = editor.save_history(path);
     }
     Ok(())
-}
-
-fn current(runner: &Runner<impl Write>) -> (Position, CastlingMode) {
-    let game = runner.session().game();
-    (*game.position(), game.mode())
 }

@@ -648,3 +648,44 @@ fn a_reader_that_goes_away_ends_the_process_quietly() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert!(output.status.code().is_some(), "killed by a signal");
 }
+
+#[test]
+fn a_pipe_sees_no_banner_and_the_text_board_whatever_the_colour_settings() {
+    let text = arbiter(&[], "d\n").stdout;
+    assert!(text.starts_with(" +---+---+"), "{text}");
+    let mut child = Command::new(BIN)
+        .args(["--echo"])
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"d\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("> d\n{text}")
+    );
+    assert_eq!(arbiter(&["--no-color"], "d\n").stdout, text);
+}
+
+#[test]
+fn completions_prints_a_script_for_each_shell() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef arbiter"),
+        ("fish", "complete -c arbiter"),
+    ] {
+        let run = arbiter(&["--completions", shell], "");
+        assert_eq!(run.code, Some(0), "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains(marker), "{shell}:\n{}", run.stdout);
+        assert!(run.stdout.contains("no-color"), "{shell} lacks the flags");
+    }
+    assert_eq!(arbiter(&["--completions", "tcsh"], "").code, Some(2));
+}

@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::square::Square;
 
 use super::error::ProtocolError;
+use super::help::Topic;
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -54,6 +55,8 @@ pub enum Answer {
     /// `pgn`: the game in export format, ending with its newline.
     Pgn(String),
     Help,
+    /// `help <command>`.
+    HelpOn(&'static Topic),
 }
 
 /// The lines of `help`, before the closing `end`.
@@ -62,8 +65,7 @@ const HELP: &[&str] = &[
     "isready: readyok",
     "ucinewgame: new game from the standard start position",
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
-    "position startpos|fen <FEN> [moves <move>...]: replace the game",
-    "position pgn <file> [<n>]: replace the game with game n (default 1) of a PGN file",
+    "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
     "perft <depth>: the total nodes",
@@ -144,11 +146,30 @@ fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
         out.write_all(RULE.as_bytes())?;
     }
     out.write_all(b"   a   b   c   d   e   f   g   h\n\n")?;
+    write_board_facts(out, pos)
+}
+
+/// The lines under any drawing of the board: the FEN, the key and the checkers.
+pub(super) fn write_board_facts(out: &mut impl Write, pos: &Position) -> io::Result<()> {
     writeln!(out, "Fen: {}", pos.fen())?;
     writeln!(out, "Key: {:016X}", pos.key())?;
     let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
     checkers.sort();
     write_list(out, "Checkers:", checkers)
+}
+
+/// `help <command>`: the syntax, the summary, the example indented (its `> ` lines
+/// would otherwise read as commands in a transcript), then `end`.
+fn write_topic(out: &mut impl Write, topic: &Topic) -> io::Result<()> {
+    writeln!(out, "{}\n{}\nexample:", topic.syntax, topic.summary)?;
+    for line in topic.example.lines() {
+        if line.is_empty() {
+            out.write_all(b"\n")?;
+        } else {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    writeln!(out, "end")
 }
 
 impl Answer {
@@ -199,6 +220,7 @@ impl Answer {
                 }
                 writeln!(out, "end")
             }
+            Answer::HelpOn(topic) => write_topic(out, topic),
         }
     }
 }

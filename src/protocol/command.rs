@@ -4,6 +4,7 @@ use crate::color::Color;
 use crate::square::Square;
 
 use super::error::ProtocolError;
+use super::help::{self, Topic};
 
 /// The deepest perft the protocol runs. Perft 10 from the start position is about
 /// 7 * 10^13 nodes, days of work at a few hundred million nodes a second; a deeper
@@ -60,6 +61,7 @@ pub enum Command<'a> {
     },
     Pgn,
     Help,
+    HelpOn(&'static Topic),
     Quit,
 }
 
@@ -163,7 +165,19 @@ impl<'a> Command<'a> {
             "san" => Command::San(one_move(keyword, &args)?),
             "tag" => parse_tag(line)?,
             "pgn" => no_args(keyword, &args, Command::Pgn)?,
-            "help" => no_args(keyword, &args, Command::Help)?,
+            "help" => match args.as_slice() {
+                [name] => match help::topic(name) {
+                    Some(topic) => Command::HelpOn(topic),
+                    // Refused in the words `help` had before it took a command name.
+                    None => no_args(keyword, &args, Command::Help)?,
+                },
+                [_, _, ..] => {
+                    return Err(ProtocolError::BadArgument(
+                        "help takes at most one command name".to_string(),
+                    ))
+                }
+                [] => Command::Help,
+            },
             "quit" => no_args(keyword, &args, Command::Quit)?,
             _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
         };

@@ -241,6 +241,7 @@ impl Session {
                 Answer::San(pos.san(m))
             }
             Command::Help => Answer::Help,
+            Command::HelpOn(topic) => Answer::HelpOn(topic),
             Command::Quit => return Ok(None),
         };
         Ok(Some(answer))

@@ -3,7 +3,8 @@
 
 use std::io::{self, Read, Write};
 
-use super::answer::Reply;
+use super::answer::{Answer, Reply};
+use super::board::{self, BoardStyle};
 use super::error::{BadInput, ProtocolError};
 use super::session::{has_control, Session};
 
@@ -116,6 +117,7 @@ pub struct Runner<W: Write> {
     out: W,
     echo: bool,
     failed: bool,
+    board: BoardStyle,
 }
 
 impl<W: Write> Runner<W> {
@@ -125,7 +127,13 @@ impl<W: Write> Runner<W> {
             out,
             echo,
             failed: false,
+            board: BoardStyle::Text,
         }
+    }
+
+    /// How `d` draws the board; the text board unless the binary asks otherwise.
+    pub fn set_board_style(&mut self, style: BoardStyle) {
+        self.board = style;
     }
 
     pub fn session(&self) -> &Session {
@@ -162,6 +170,10 @@ impl<W: Write> Runner<W> {
     fn emit(&mut self, reply: &Reply) -> io::Result<()> {
         if matches!(reply, Reply::Error(_)) {
             self.failed = true;
+        }
+        if let (BoardStyle::Terminal, Reply::Answer(Answer::Board(pos))) = (self.board, reply) {
+            let last = self.session.game().moves().last();
+            return self.out.write_all(board::render(pos, last).as_bytes());
         }
         reply.write_to(&mut self.out)
     }
