@@ -60,9 +60,46 @@ struct Cli {
     #[arg(long, value_name = "SHELL")]
     completions: Option<Shell>,
 
-    /// Command files to run in order ("-" is stdin).
+    /// Check or convert the games of PGN files instead of speaking the protocol
+    /// (docs/pgn.md); FILE... are then PGN files ("-" or none: stdin).
+    #[arg(long)]
+    pgn: bool,
+
+    /// With --pgn: what to write of each game.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHAT",
+        default_value = "check",
+        requires = "pgn"
+    )]
+    to: To,
+
+    /// With --pgn: threads replaying games (default: the available cores).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+
+    /// With --pgn --to pgn|uci|epd: write broken games as they were read instead of
+    /// leaving them out.
+    #[arg(long, requires = "pgn")]
+    keep_broken: bool,
+
+    /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
+}
+
+/// What `--pgn` writes of each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum To {
+    /// A verdict line per game, then a summary line.
+    Check,
+    /// The correct games in PGN export format.
+    Pgn,
+    /// A `position ... moves ...` line per correct game.
+    Uci,
+    /// A four-field EPD line per position of each correct game.
+    Epd,
 }
 
 fn main() -> ExitCode {
@@ -70,6 +107,9 @@ fn main() -> ExitCode {
     if let Some(shell) = cli.completions {
         clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut io::stdout());
         return ExitCode::SUCCESS;
+    }
+    if cli.pgn {
+        return pgn_mode(&cli);
     }
     let base = match &cli.fen {
         None => Position::startpos(),
@@ -97,6 +137,71 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::from(u8::from(runner.failed()))
+}
+
+/// `--pgn`: every game of the files checked or converted; exit 0 when all are
+/// correct, 1 when any is not, 2 when a file cannot be read.
+fn pgn_mode(cli: &Cli) -> ExitCode {
+    use arbiter::pgn::database::{self, Config, Source, Target};
+    let mut unreadable = false;
+    let mut sources: Vec<Source<Box<dyn io::Read + Send>>> = Vec::new();
+    let paths: Vec<PathBuf> = if cli.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        cli.files.clone()
+    };
+    for path in &paths {
+        let name = path.display().to_string();
+        if path.as_os_str() == "-" {
+            sources.push(Source {
+                name,
+                reader: Box::new(io::stdin()),
+            });
+            continue;
+        }
+        match File::open(path) {
+            Ok(file) => sources.push(Source {
+                name,
+                reader: Box::new(file),
+            }),
+            Err(e) => {
+                eprintln!("arbiter: cannot read {name}: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    let jobs = cli.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let config = Config {
+        target: match cli.to {
+            To::Check => Target::Check,
+            To::Pgn => Target::Pgn,
+            To::Uci => Target::Uci,
+            To::Epd => Target::Epd,
+        },
+        jobs,
+        keep_broken: cli.keep_broken,
+        name_files: paths.len() > 1,
+    };
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());
+    match database::run(sources, config, &mut out, &mut err) {
+        Ok(summary) => {
+            if unreadable {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(u8::from(summary.errors > 0))
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = err.flush();
+            eprintln!("arbiter: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// Whether the run is a person at a terminal: the REPL with its output on the screen.

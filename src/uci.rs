@@ -44,7 +44,14 @@ impl FromStr for UciMove {
 
     /// Parses `e2e4` or `e7e8q` (the promotion letter in either case).
     fn from_str(text: &str) -> Result<UciMove, ParseUciError> {
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+        // Squares are lower-case, as UCI writes them: `B3d2` is SAN (the bishop on the
+        // third rank to d2), not the move b3d2.
+        let bytes = text.as_bytes();
+        if !text.is_ascii()
+            || !(4..=5).contains(&text.len())
+            || !bytes[0].is_ascii_lowercase()
+            || !bytes[2].is_ascii_lowercase()
+        {
             return Err(ParseUciError);
         }
         let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;

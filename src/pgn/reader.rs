@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr, memchr2};
 
 /// The result token that ends a game's movetext.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -222,6 +222,10 @@ impl Reader<'_> {
         let mut depth = 0u32;
         let mut tags_seen = false;
         loop {
+            // Blanks are most of what lies between tokens: skip them here in one go.
+            while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.input.get(self.at) {
+                self.at += 1;
+            }
             let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
             match flow {
                 Flow::Go => {}
@@ -311,7 +315,7 @@ impl Reader<'_> {
                 }
                 None => Flow::Need,
             },
-            b'{' => self.brace_comment(v, *depth),
+            b'{' => self.brace_comment(v),
             b'[' => {
                 // The next game's tags: after movetext, or a second Event tag.
                 if *section == Section::Movetext
@@ -333,22 +337,34 @@ impl Reader<'_> {
         }
     }
 
-    fn brace_comment<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
+    fn brace_comment<V: Visitor>(&mut self, v: &mut V) -> Flow {
         let input = self.input;
         let body = self.at + 1;
-        let close = memchr(b'}', &input[body..]).map(|i| body + i);
-        let span = &input[body..close.unwrap_or(input.len())];
-        // A truncated comment would swallow every game after it: the next game's
-        // Event tag at a line start ends it.
-        if let Some(i) = memmem::find(span, b"\n[Event ") {
-            self.at = body + i + 1;
-            let _ = depth;
-            v.end_game(Some(&SyntaxError::UnterminatedComment));
-            return Flow::Done(self.at);
-        }
+        // Most comments close on their line; only one that goes on past a line break
+        // is searched for the next game's Event tag, which ends a truncated comment
+        // rather than let it swallow every game after it.
+        let mut from = body;
+        let close = loop {
+            match memchr2(b'}', b'\n', &input[from..]) {
+                Some(i) if input[from + i] == b'}' => break Some(from + i),
+                Some(i) => {
+                    let nl = from + i;
+                    if input[nl + 1..].starts_with(b"[Event ") {
+                        self.at = nl + 1;
+                        v.end_game(Some(&SyntaxError::UnterminatedComment));
+                        return Flow::Done(self.at);
+                    }
+                    if nl + 1 + 7 > input.len() && !self.at_end {
+                        return Flow::Need;
+                    }
+                    from = nl + 1;
+                }
+                None => break None,
+            }
+        };
         match close {
             Some(close) => {
-                v.comment(span);
+                v.comment(&input[body..close]);
                 self.at = close + 1;
                 Flow::Go
             }

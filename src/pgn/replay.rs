@@ -107,6 +107,12 @@ pub struct Options {
     pub strict_result_tag: bool,
     /// Rewrite the movetext (canonical SAN, comments, NAGs, variations) in export format.
     pub record: bool,
+    /// Skip the tags other than those that shape the game (`FEN`, `SetUp`, `Variant`,
+    /// `Result`): checking a database needs no others.
+    pub skip_tags: bool,
+    /// Replay with a lean `Game` (no list of legal moves kept): for databases, whose
+    /// games are only checked or converted.
+    pub lean: bool,
 }
 
 /// A game as a PGN file gives it.
@@ -136,8 +142,9 @@ pub struct Replayer {
     setup: Option<String>,
     variant: Option<String>,
     result_tag: Option<String>,
-    game: Option<Game>,
-    main_before: Option<Position>,
+    /// The game being replayed, reused from game to game; valid once `started`.
+    game: Game,
+    started: bool,
     frames: Vec<Frame>,
     outcome: Option<Outcome>,
     error: Option<GameError>,
@@ -171,8 +178,8 @@ impl Replayer {
             setup: None,
             variant: None,
             result_tag: None,
-            game: None,
-            main_before: None,
+            game: Game::default(),
+            started: false,
             frames: Vec::new(),
             outcome: None,
             error: None,
@@ -181,15 +188,15 @@ impl Replayer {
         }
     }
 
-    /// The game just read, or why it cannot be loaded.
-    pub fn finish(&mut self) -> Result<Loaded, GameError> {
+    /// Settles the game just read: `Ok` when it is correct, then `game`, `tags` and
+    /// `movetext` describe it; else why it cannot be loaded.
+    pub fn finish(&mut self) -> Result<(), GameError> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }
-        let mut game = match self.game.take() {
-            Some(game) => game,
-            None => self.start()?,
-        };
+        if !self.started {
+            self.start()?;
+        }
         let token = self.outcome.unwrap_or(Outcome::Unknown);
         if self.options.strict_result_tag {
             if let Some(tag) = &self.result_tag {
@@ -201,15 +208,36 @@ impl Replayer {
                 }
             }
         }
-        settle(&mut game, token).map_err(GameError::Result)?;
-        let mut movetext = std::mem::take(&mut self.movetext);
+        settle(&mut self.game, token).map_err(GameError::Result)?;
         if self.options.record {
-            std::mem::take(&mut self.layout).result(&mut movetext, outcome_of(&game.status()));
+            std::mem::take(&mut self.layout)
+                .result(&mut self.movetext, outcome_of(&self.game.status()));
         }
+        Ok(())
+    }
+
+    /// The game just read (after `finish` answered `Ok`).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Its tags (none but the roster's unknowns when skipping tags).
+    pub fn tags(&self) -> &Tags {
+        &self.tags
+    }
+
+    /// Its movetext in export format, when recording.
+    pub fn movetext(&self) -> &str {
+        &self.movetext
+    }
+
+    /// `finish`, then the game taken out.
+    pub fn load(&mut self) -> Result<Loaded, GameError> {
+        self.finish()?;
         Ok(Loaded {
             tags: std::mem::take(&mut self.tags),
-            game,
-            movetext,
+            game: self.game.clone(),
+            movetext: std::mem::take(&mut self.movetext),
         })
     }
 
@@ -225,8 +253,9 @@ impl Replayer {
         })
     }
 
-    /// The game the tags describe, before any move.
-    fn start(&self) -> Result<Game, GameError> {
+    /// Sets the game up as the tags describe it, before any move.
+    fn start(&mut self) -> Result<(), GameError> {
+        self.started = true;
         let mode = self.mode()?;
         let base = match (&self.fen, self.setup.as_deref().map(str::trim)) {
             (Some(fen), _) => {
@@ -240,7 +269,9 @@ impl Replayer {
             (None, Some("1")) => return Err(GameError::MissingFen),
             (None, _) => Position::startpos(),
         };
-        Ok(Game::new(base, mode))
+        self.game.set_lean(self.options.lean);
+        self.game.reset(base, mode);
+        Ok(())
     }
 
     fn fail(&mut self, error: GameError) {
@@ -250,37 +281,44 @@ impl Replayer {
     }
 
     fn main_move(&mut self, san: &[u8]) {
-        let Some(game) = self.game.as_mut() else {
+        if !self.started {
             return;
-        };
-        let ply = game.moves().len() + 1;
-        let parsed = std::str::from_utf8(san)
-            .map_err(|_| MoveError::Syntax)
-            .and_then(|text| game.parse_move(text));
-        match parsed {
+        }
+        let game = &mut self.game;
+        match game.parse_san_bytes(san) {
             Ok(m) => {
-                let before = *game.position();
                 if self.options.record {
-                    let san = before.san(m);
-                    self.layout.play(&mut self.movetext, &before, &san);
+                    let before = *game.position();
+                    // The game works out check and mate for its status anyway.
+                    let mut text = before.san_without_suffix(m);
+                    game.play(m);
+                    if game.status().state == State::Checkmate {
+                        text.push('#');
+                    } else if game.position().is_check() {
+                        text.push('+');
+                    }
+                    self.layout.play(&mut self.movetext, &before, &text);
+                } else {
+                    game.play(m);
                 }
-                game.play(m);
-                self.main_before = Some(before);
             }
-            Err(error) => self.fail(GameError::Move {
-                ply,
-                text: text_of(san),
-                error,
-                variation: false,
-            }),
+            Err(error) => {
+                let ply = game.moves().len() + 1;
+                self.fail(GameError::Move {
+                    ply,
+                    text: text_of(san),
+                    error,
+                    variation: false,
+                })
+            }
         }
     }
 
     fn variation_move(&mut self, san: &[u8]) {
-        let mode = match &self.game {
-            Some(game) => game.mode(),
-            None => return,
-        };
+        if !self.started {
+            return;
+        }
+        let mode = self.game.mode();
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
@@ -288,7 +326,10 @@ impl Replayer {
         let parsed = std::str::from_utf8(san)
             .map_err(|_| MoveError::Syntax)
             .and_then(|text| {
-                if pos.legal_moves().is_empty() {
+                if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
+                    return Ok(m);
+                }
+                if !pos.has_legal_moves() {
                     // The variation goes on after mate or stalemate.
                     return Err(MoveError::GameOver(ended(&pos)));
                 }
@@ -353,8 +394,7 @@ impl Visitor for Replayer {
         self.setup = None;
         self.variant = None;
         self.result_tag = None;
-        self.game = None;
-        self.main_before = None;
+        self.started = false;
         self.frames.clear();
         self.outcome = None;
         self.error = None;
@@ -363,12 +403,16 @@ impl Visitor for Replayer {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
+        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+            return;
+        }
         let value = decode(&unescape(value));
         match name {
             b"FEN" => self.fen = Some(value),
             b"SetUp" => self.setup = Some(value),
             b"Variant" => self.variant = Some(value),
             b"Result" => self.result_tag = Some(value),
+            _ if self.options.skip_tags => {}
             _ => {
                 if let Ok(name) = std::str::from_utf8(name) {
                     self.tags.insert(name, &value);
@@ -378,9 +422,8 @@ impl Visitor for Replayer {
     }
 
     fn begin_movetext(&mut self) {
-        match self.start() {
-            Ok(game) => self.game = Some(game),
-            Err(error) => self.fail(error),
+        if let Err(error) = self.start() {
+            self.fail(error);
         }
     }
 
@@ -396,11 +439,11 @@ impl Visitor for Replayer {
     }
 
     fn null_move(&mut self, text: &[u8]) {
-        if self.error.is_some() || self.game.is_none() {
+        if self.error.is_some() || !self.started {
             return;
         }
         let Some(frame) = self.frames.last_mut() else {
-            let ply = self.game.as_ref().map_or(0, |g| g.moves().len() + 1);
+            let ply = self.game.moves().len() + 1;
             self.fail(GameError::NullMove {
                 ply,
                 text: text_of(text),
@@ -436,21 +479,21 @@ impl Visitor for Replayer {
     }
 
     fn comment(&mut self, text: &[u8]) {
-        if self.options.record && self.error.is_none() && self.game.is_some() {
+        if self.options.record && self.error.is_none() && self.started {
             self.layout.comment(&mut self.movetext, &decode(text));
         }
     }
 
     fn begin_variation(&mut self) {
-        if self.error.is_some() {
+        if self.error.is_some() || !self.started {
             return;
         }
-        let Some(game) = &self.game else {
-            return;
-        };
         let (before, ply) = match self.frames.last() {
             Some(frame) => (frame.before_last, frame.ply),
-            None => (self.main_before, game.moves().len() + 1),
+            None => (
+                self.game.before_last().copied(),
+                self.game.moves().len() + 1,
+            ),
         };
         match before {
             Some(position) => {
@@ -499,7 +542,7 @@ mod tests {
     fn load_with(input: &str, options: Options) -> Result<Loaded, GameError> {
         let mut replayer = Replayer::new(options);
         read_game(input.as_bytes(), true, &mut replayer);
-        replayer.finish()
+        replayer.load()
     }
 
     fn load(input: &str) -> Result<Loaded, GameError> {

@@ -11,6 +11,17 @@ pub const MAX_GAME: usize = 1 << 20;
 /// How much is read from the source at a time.
 const CHUNK: usize = 1 << 20;
 
+/// A game's place in the text `next_game_raw` copied out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RawGame {
+    /// How many of the copied bytes the reader read as the game; the rest (after a
+    /// syntax error) was skipped to reach the next game. Reading exactly these bytes
+    /// again, as the whole input, gives the visitor the same events.
+    pub parsed: usize,
+    /// The game was longer than `MAX_GAME` (and none of it counts as parsed).
+    pub too_long: bool,
+}
+
 /// What one call to `next_game` met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -83,21 +94,23 @@ impl<R: Read> GameReader<R> {
         Ok(())
     }
 
-    /// Drops bytes up to the next game's tags.
-    fn skip(&mut self) -> io::Result<()> {
+    /// Drops bytes up to the next game's tags, copying them to `raw` (up to
+    /// `MAX_GAME` bytes in all) when given.
+    fn skip(&mut self, mut raw: Option<&mut Vec<u8>>) -> io::Result<()> {
         loop {
-            if let Some(at) = resync(&self.buf[self.start..self.end]) {
-                self.advance(at);
-                self.skipping = false;
-                return Ok(());
-            }
+            let found = resync(&self.buf[self.start..self.end]);
             // Keep the last few bytes: they may begin the line break before the tags.
-            let keep = (self.end - self.start).min(3);
-            let drop = self.end - self.start - keep;
+            let drop = match found {
+                Some(at) => at,
+                None if self.at_end => self.end - self.start,
+                None => self.end - self.start - (self.end - self.start).min(3),
+            };
+            if let Some(raw) = raw.as_deref_mut() {
+                let room = MAX_GAME.saturating_sub(raw.len()).min(drop);
+                raw.extend_from_slice(&self.buf[self.start..self.start + room]);
+            }
             self.advance(drop);
-            if self.at_end {
-                let rest = self.end - self.start;
-                self.advance(rest);
+            if found.is_some() || self.at_end {
                 self.skipping = false;
                 return Ok(());
             }
@@ -107,33 +120,76 @@ impl<R: Read> GameReader<R> {
 
     /// Gives the next game to the visitor, whole or broken.
     pub fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Next> {
+        Ok(match self.read(visitor, None)? {
+            Some(_) => Next::Game,
+            None => Next::End,
+        })
+    }
+
+    /// Gives the next game to the visitor and copies its text into `raw` (cleared
+    /// first): the game and, after a syntax error, what was skipped to reach the next
+    /// one, `MAX_GAME` bytes at most. `None` at the end of the source.
+    pub fn next_game_raw<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        raw: &mut Vec<u8>,
+    ) -> io::Result<Option<RawGame>> {
+        raw.clear();
+        self.read(visitor, Some(raw))
+    }
+
+    fn read<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        mut raw: Option<&mut Vec<u8>>,
+    ) -> io::Result<Option<RawGame>> {
         loop {
             if self.skipping {
-                self.skip()?;
+                self.skip(None)?;
             }
-            match read_game(&self.buf[self.start..self.end], self.at_end, visitor) {
-                Step::Game(n) => {
-                    self.advance(n);
-                    return Ok(Next::Game);
-                }
-                Step::Broken(n) => {
-                    self.advance(n);
-                    self.skipping = true;
-                    return Ok(Next::Game);
-                }
+            let window = &self.buf[self.start..self.end];
+            let (taken, parsed, broken) = match read_game(window, self.at_end, visitor) {
+                Step::Game(n) => (n, n, false),
+                Step::Broken(n) => (n, n, true),
                 Step::End => {
                     let rest = self.end - self.start;
                     self.advance(rest);
-                    return Ok(Next::End);
+                    return Ok(None);
                 }
-                Step::NeedMore if self.end - self.start >= MAX_GAME => {
+                Step::NeedMore if window.len() >= MAX_GAME => {
                     visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
+                    if let Some(raw) = raw.as_deref_mut() {
+                        raw.extend_from_slice(&window[..MAX_GAME]);
+                    }
                     self.advance(1);
                     self.skipping = true;
-                    return Ok(Next::Game);
+                    if raw.is_some() {
+                        self.skip(None)?;
+                    }
+                    return Ok(Some(RawGame {
+                        parsed: 0,
+                        too_long: true,
+                    }));
                 }
-                Step::NeedMore => self.fill()?,
+                Step::NeedMore => {
+                    self.fill()?;
+                    continue;
+                }
+            };
+            if let Some(raw) = raw.as_deref_mut() {
+                raw.extend_from_slice(&window[..taken]);
             }
+            self.advance(taken);
+            if broken {
+                self.skipping = true;
+                if raw.is_some() {
+                    self.skip(raw)?;
+                }
+            }
+            return Ok(Some(RawGame {
+                parsed,
+                too_long: false,
+            }));
         }
     }
 }

@@ -283,7 +283,7 @@ impl Session {
                 found: number - 1,
             });
         }
-        replayer.finish().map_err(|e| {
+        replayer.load().map_err(|e| {
             let mode = if self.chess960 {
                 CastlingMode::Chess960
             } else {
