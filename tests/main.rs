@@ -1,5 +1,6 @@
 //! One integration-test binary, so the suites link once.
 
+mod database;
 mod differential;
 mod differential_scale;
 mod fuzz_regressions;

@@ -378,13 +378,12 @@ fn run_sequential<R: Read, W: Write, E: Write>(
     for (file, source) in sources.into_iter().enumerate() {
         let mut reader = GameReader::new(source.reader);
         loop {
-            let got = if keep_raw {
-                reader.next_game_raw(&mut worker.replayer, &mut raw)?
-            } else {
-                reader
-                    .next_game(&mut worker.replayer)
-                    .map(|next| (next == super::stream::Next::Game).then_some(RawGame::default()))?
-            };
+            let out = &mut *output.out;
+            let got = reader.read(
+                &mut worker.replayer,
+                keep_raw.then_some(&mut raw),
+                &mut || out.flush(),
+            )?;
             if got.is_none() {
                 break;
             }
@@ -494,10 +493,24 @@ fn split<R: Read>(
     let mut batch = new_batch(seq);
     for (file, source) in sources.into_iter().enumerate() {
         let mut reader = GameReader::new(source.reader);
-        while let Some(game) = reader.next_game_raw(&mut Skip, &mut raw)? {
+        loop {
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
+            // Before a read that may block, hand over the games already split off: the
+            // other end of the pipe may wait for their answers before it sends more.
+            let mut hand_over = || {
+                if !batch.games.is_empty() {
+                    seq += 1;
+                    let full = std::mem::replace(&mut batch, new_batch(seq));
+                    work.send(full)
+                        .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "workers gone"))?;
+                }
+                Ok(())
+            };
+            let Some(game) = reader.read(&mut Skip, Some(&mut raw), &mut hand_over)? else {
+                break;
+            };
             let start = batch.bytes.len();
             batch.bytes.extend_from_slice(&raw);
             batch.games.push((start, batch.bytes.len(), game, file));
@@ -523,7 +536,21 @@ fn write_in_order<W: Write, E: Write>(
 ) -> io::Result<()> {
     let mut waiting: BTreeMap<u64, Answered> = BTreeMap::new();
     let mut next = 0;
-    while let Ok(answered) = done.recv() {
+    loop {
+        // Flush whenever no answer is ready: the reader of the output may be waiting for
+        // these before it sends more input.
+        let answered = match done.try_recv() {
+            Ok(answered) => answered,
+            Err(mpsc::TryRecvError::Empty) => {
+                output.out.flush()?;
+                output.err.flush()?;
+                match done.recv() {
+                    Ok(answered) => answered,
+                    Err(_) => break,
+                }
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+        };
         waiting.insert(answered.seq, answered);
         while let Some(answered) = waiting.remove(&next) {
             let mut from = 0;

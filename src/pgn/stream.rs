@@ -68,7 +68,10 @@ impl<R: Read> GameReader<R> {
     }
 
     /// Moves what is left to the front and reads more; sets `at_end` at the source's end.
-    fn fill(&mut self) -> io::Result<()> {
+    /// `before_read` runs first: a read may block, so whatever a caller owes its own
+    /// reader must be flushed then.
+    fn fill(&mut self, before_read: &mut dyn FnMut() -> io::Result<()>) -> io::Result<()> {
+        before_read()?;
         if self.start > 0 {
             self.buf.copy_within(self.start..self.end, 0);
             self.end -= self.start;
@@ -96,7 +99,11 @@ impl<R: Read> GameReader<R> {
 
     /// Drops bytes up to the next game's tags, copying them to `raw` (up to
     /// `MAX_GAME` bytes in all) when given.
-    fn skip(&mut self, mut raw: Option<&mut Vec<u8>>) -> io::Result<()> {
+    fn skip(
+        &mut self,
+        mut raw: Option<&mut Vec<u8>>,
+        before_read: &mut dyn FnMut() -> io::Result<()>,
+    ) -> io::Result<()> {
         loop {
             let found = resync(&self.buf[self.start..self.end]);
             // Keep the last few bytes: they may begin the line break before the tags.
@@ -114,13 +121,13 @@ impl<R: Read> GameReader<R> {
                 self.skipping = false;
                 return Ok(());
             }
-            self.fill()?;
+            self.fill(before_read)?;
         }
     }
 
     /// Gives the next game to the visitor, whole or broken.
     pub fn next_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Next> {
-        Ok(match self.read(visitor, None)? {
+        Ok(match self.read(visitor, None, &mut || Ok(()))? {
             Some(_) => Next::Game,
             None => Next::End,
         })
@@ -135,17 +142,24 @@ impl<R: Read> GameReader<R> {
         raw: &mut Vec<u8>,
     ) -> io::Result<Option<RawGame>> {
         raw.clear();
-        self.read(visitor, Some(raw))
+        self.read(visitor, Some(raw), &mut || Ok(()))
     }
 
-    fn read<V: Visitor>(
+    /// The next game, as `next_game` or (with `raw`) `next_game_raw` give it; before any
+    /// read from the source, which may block, `before_read` runs (to flush answers that
+    /// the other end of a pipe may be waiting for).
+    pub fn read<V: Visitor>(
         &mut self,
         visitor: &mut V,
         mut raw: Option<&mut Vec<u8>>,
+        before_read: &mut dyn FnMut() -> io::Result<()>,
     ) -> io::Result<Option<RawGame>> {
+        if let Some(raw) = raw.as_deref_mut() {
+            raw.clear();
+        }
         loop {
             if self.skipping {
-                self.skip(None)?;
+                self.skip(None, before_read)?;
             }
             let window = &self.buf[self.start..self.end];
             let (taken, parsed, broken) = match read_game(window, self.at_end, visitor) {
@@ -164,7 +178,7 @@ impl<R: Read> GameReader<R> {
                     self.advance(1);
                     self.skipping = true;
                     if raw.is_some() {
-                        self.skip(None)?;
+                        self.skip(None, before_read)?;
                     }
                     return Ok(Some(RawGame {
                         parsed: 0,
@@ -172,7 +186,7 @@ impl<R: Read> GameReader<R> {
                     }));
                 }
                 Step::NeedMore => {
-                    self.fill()?;
+                    self.fill(before_read)?;
                     continue;
                 }
             };
@@ -183,7 +197,7 @@ impl<R: Read> GameReader<R> {
             if broken {
                 self.skipping = true;
                 if raw.is_some() {
-                    self.skip(raw)?;
+                    self.skip(raw, before_read)?;
                 }
             }
             return Ok(Some(RawGame {
