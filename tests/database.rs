@@ -28,7 +28,10 @@ fn render(args: &str) -> String {
         "$ arbiter {args}\n{}--- stderr\n{}--- exit {}\n",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
-        output.status.code().map_or("signal".to_string(), |c| c.to_string())
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |c| c.to_string())
     )
 }
 
@@ -82,7 +85,10 @@ fn every_job_count_answers_byte_for_byte_the_same() {
         assert!(!one.stdout.is_empty());
         for jobs in ["2", "3", "8"] {
             let many = run_arbiter(&["--pgn", "--to", to, "--jobs", jobs], input.clone()).0;
-            assert!(one.stdout == many.stdout, "--to {to} --jobs {jobs}: stdout differs");
+            assert!(
+                one.stdout == many.stdout,
+                "--to {to} --jobs {jobs}: stdout differs"
+            );
             assert_eq!(one.stderr, many.stderr, "--to {to} --jobs {jobs}: stderr");
             assert_eq!(one.code, many.code);
         }
@@ -105,13 +111,14 @@ fn correct_games_exit_zero() {
 
 #[test]
 fn an_unreadable_file_exits_two_and_the_others_are_read() {
-    let run = run_arbiter(
-        &["--pgn", "tests/data/pgn/missing.pgn", "-"],
-        "1. e4 *\n",
-    )
-    .0;
+    let run = run_arbiter(&["--pgn", "tests/data/pgn/missing.pgn", "-"], "1. e4 *\n").0;
     assert_eq!(run.code, Some(2));
-    assert!(run.stderr.contains("cannot read tests/data/pgn/missing.pgn"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("cannot read tests/data/pgn/missing.pgn"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(
         run.stdout,
         "game 1 - ok 1 *\ngames 1 ok 1 errors 0 plies 1\n"
@@ -128,12 +135,17 @@ fn pgn_options_without_pgn_are_a_usage_error() {
 
 #[test]
 fn binary_input_is_answered_without_a_crash_or_a_hang() {
-    let bytes: Vec<u8> = (0..300_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let bytes: Vec<u8> = (0..300_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     let run = run_arbiter(&["--pgn"], bytes).0;
     assert_eq!(run.code, Some(1));
     let summary = run.stdout.lines().last().unwrap_or("");
     assert!(summary.starts_with("games "), "{summary}");
-    assert!(run.stdout.lines().count() < 1000, "one error per game found, not per byte");
+    assert!(
+        run.stdout.lines().count() < 1000,
+        "one error per game found, not per byte"
+    );
 }
 
 #[test]
@@ -158,7 +170,10 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut first = String::new();
     stdout.read_line(&mut first).expect("first line");
-    assert_eq!(first, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
+    assert_eq!(
+        first,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+    );
     drop(stdout);
     let mut stderr = String::new();
     child
@@ -206,7 +221,10 @@ fn memory_while_streaming(games: usize, jobs: &str) -> (u64, u64, u64) {
     let mut early = 0;
     for n in 1..=games {
         line.clear();
-        assert!(reader.read_line(&mut line).expect("verdict") > 0, "stopped at game {n}");
+        assert!(
+            reader.read_line(&mut line).expect("verdict") > 0,
+            "stopped at game {n}"
+        );
         assert!(line.contains(" ok 20 1/2-1/2"), "{line}");
         if n == games / 20 {
             early = proc_kib(pid, "VmRSS:");
@@ -218,7 +236,10 @@ fn memory_while_streaming(games: usize, jobs: &str) -> (u64, u64, u64) {
     writer.join().expect("writer");
     let mut rest = String::new();
     reader.read_to_string(&mut rest).expect("summary");
-    assert_eq!(rest, format!("games {games} ok {games} errors 0 plies {}\n", games * 20));
+    assert_eq!(
+        rest,
+        format!("games {games} ok {games} errors 0 plies {}\n", games * 20)
+    );
     assert_eq!(child.wait().expect("wait").code(), Some(0));
     (early, late, peak)
 }

@@ -14,9 +14,9 @@ use crate::position::Position;
 use crate::protocol::ProtocolError;
 use crate::uci::CastlingMode;
 
-use super::reader::{read_game, Skip, SyntaxError, Visitor};
+use super::reader::{read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
-use super::stream::{GameReader, RawGame};
+use super::stream::{GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
 
 /// What becomes of each game.
@@ -126,7 +126,7 @@ impl Worker {
         if game.too_long {
             self.replayer.begin_game();
             self.replayer
-                .end_game(Some(&SyntaxError::TooLong(super::stream::MAX_GAME)));
+                .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
         } else {
             read_game(&raw[..game.parsed], true, &mut self.replayer);
         }
@@ -400,8 +400,17 @@ fn run_sequential<R: Read, W: Write, E: Write>(
 struct Batch {
     seq: u64,
     bytes: Vec<u8>,
-    /// Each game: where its text lies in `bytes`, how the reader read it, its file.
-    games: Vec<(usize, usize, RawGame, usize)>,
+    games: Games,
+}
+
+/// How the games of a batch lie in its bytes.
+enum Games {
+    /// A run of text cut where games begin or end, from one file: the worker reads its
+    /// games one after the other.
+    Run { file: usize },
+    /// Games the reader has read already: where each one's text lies in `bytes`, how
+    /// the reader read it, its file.
+    Read(Vec<(usize, usize, RawGame, usize)>),
 }
 
 /// What a worker gives back for a batch.
@@ -461,13 +470,52 @@ fn run_parallel<R: Read + Send, W: Write, E: Write>(
 impl Worker {
     fn batch(&mut self, batch: Batch) -> Answered {
         let mut text = Vec::with_capacity(batch.bytes.len() / 2);
-        let mut games = Vec::with_capacity(batch.games.len());
+        let mut games = Vec::new();
         let keep_raw = self.config.keep_broken && self.config.target != Target::Check;
-        for &(start, end, raw_game, file) in &batch.games {
-            let raw = &batch.bytes[start..end];
-            self.replay(raw, raw_game);
-            let verdict = self.settle(keep_raw.then_some(raw), &mut text);
-            games.push((text.len(), Done { verdict, file }));
+        match &batch.games {
+            Games::Read(read) => {
+                for &(start, end, raw_game, file) in read {
+                    let raw = &batch.bytes[start..end];
+                    self.replay(raw, raw_game);
+                    let verdict = self.settle(keep_raw.then_some(raw), &mut text);
+                    games.push((text.len(), Done { verdict, file }));
+                }
+            }
+            Games::Run { file } => {
+                let bytes = &batch.bytes;
+                let mut at = 0;
+                loop {
+                    let start = at;
+                    let step = read_game(&bytes[at..], true, &mut self.replayer);
+                    // The same rules as `GameReader`: a game longer than the limit is
+                    // refused, a broken one is skipped to where the next one starts.
+                    let (taken, broken) = match step {
+                        Step::End | Step::NeedMore => break,
+                        Step::Game(n) | Step::Broken(n) if n > MAX_GAME => {
+                            self.replayer.begin_game();
+                            self.replayer
+                                .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
+                            (1, true)
+                        }
+                        Step::Game(n) => (n, false),
+                        Step::Broken(n) => (n, true),
+                    };
+                    at += taken;
+                    if broken {
+                        at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
+                    }
+                    let raw = &bytes[start..at.max(start + taken)];
+                    let raw = &raw[..raw.len().min(MAX_GAME)];
+                    let verdict = self.settle(keep_raw.then_some(raw), &mut text);
+                    games.push((
+                        text.len(),
+                        Done {
+                            verdict,
+                            file: *file,
+                        },
+                    ));
+                }
+            }
         }
         Answered {
             seq: batch.seq,
@@ -477,56 +525,201 @@ impl Worker {
     }
 }
 
-/// The reader's side: whole games, in batches, to the workers.
-fn split<R: Read>(
+/// How much text the reader cuts into one run for a worker, and the most it holds
+/// while looking for a place to cut.
+const RUN_BYTES: usize = 512 * 1024;
+const RUN_WINDOW: usize = 2 * MAX_GAME + RUN_BYTES;
+
+/// The reader's side: the text of every source, cut into runs of whole games for the
+/// workers. A run is cut before a line that starts an `[Event ` tag (every game ends
+/// there, whatever came before), or, when no more input is ready, after the last game
+/// already whole. A source with no such line for too long is read game by game instead.
+fn split<R: Read + Send>(
     sources: Vec<Source<R>>,
     work: &mpsc::SyncSender<Batch>,
     stop: &AtomicBool,
 ) -> io::Result<()> {
     let mut seq = 0;
-    let mut raw = Vec::new();
-    let new_batch = |seq| Batch {
-        seq,
-        bytes: Vec::with_capacity(BATCH_BYTES + 4096),
-        games: Vec::with_capacity(BATCH_GAMES),
+    let mut send = |bytes: Vec<u8>, games: Games| -> bool {
+        let batch = Batch { seq, bytes, games };
+        seq += 1;
+        work.send(batch).is_ok()
     };
-    let mut batch = new_batch(seq);
+    let mut buf: Vec<u8> = Vec::with_capacity(RUN_WINDOW + READ_BYTES);
     for (file, source) in sources.into_iter().enumerate() {
-        let mut reader = GameReader::new(source.reader);
-        loop {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(());
+        buf.clear();
+        // Reads happen on a thread of their own, so that this one knows when no input
+        // is ready (and answers must not wait for more).
+        let mut source = source.reader;
+        let done = std::thread::scope(|scope| -> io::Result<bool> {
+            // Dropped when this closure returns, which ends the reading thread.
+            let (chunks_tx, chunks) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+            scope.spawn(move || loop {
+                let mut chunk = vec![0u8; READ_BYTES];
+                let read = loop {
+                    match source.read(&mut chunk) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        other => break other,
+                    }
+                };
+                let last = !matches!(read, Ok(n) if n > 0);
+                let sent = chunks_tx.send(read.map(|n| {
+                    chunk.truncate(n);
+                    chunk
+                }));
+                if last || sent.is_err() {
+                    return;
+                }
+            });
+            let mut start = 0;
+            loop {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(false);
+                }
+                if buf.len() - start >= RUN_BYTES {
+                    if let Some(cut) = memchr::memmem::rfind(&buf[start..], b"\n[Event ") {
+                        if !send(buf[start..=start + cut].to_vec(), Games::Run { file }) {
+                            return Ok(false);
+                        }
+                        start += cut + 1;
+                        continue;
+                    }
+                    if buf.len() - start >= RUN_WINDOW {
+                        // No game starts with an Event tag here: read game by game.
+                        let rest = std::io::Cursor::new(buf[start..].to_vec())
+                            .chain(ChunkReader::new(&chunks));
+                        return split_games(rest, file, &mut send, stop);
+                    }
+                }
+                let chunk = match chunks.try_recv() {
+                    Ok(chunk) => chunk,
+                    Err(mpsc::TryRecvError::Empty) => {
+                        // About to wait for input: hand over the games already whole.
+                        let whole = whole_games(&buf[start..]);
+                        if whole > 0 {
+                            if !send(buf[start..start + whole].to_vec(), Games::Run { file }) {
+                                return Ok(false);
+                            }
+                            start += whole;
+                        }
+                        chunks.recv().unwrap_or(Ok(Vec::new()))
+                    }
+                    Err(mpsc::TryRecvError::Disconnected) => Ok(Vec::new()),
+                }?;
+                if chunk.is_empty() {
+                    if start < buf.len() && !send(buf[start..].to_vec(), Games::Run { file }) {
+                        return Ok(false);
+                    }
+                    return Ok(true);
+                }
+                buf.drain(..start);
+                start = 0;
+                buf.extend_from_slice(&chunk);
             }
-            // Before a read that may block, hand over the games already split off: the
-            // other end of the pipe may wait for their answers before it sends more.
-            let mut hand_over = || {
-                if !batch.games.is_empty() {
-                    seq += 1;
-                    let full = std::mem::replace(&mut batch, new_batch(seq));
-                    work.send(full)
-                        .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "workers gone"))?;
-                }
-                Ok(())
+        })?;
+        if !done {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// How much the reading thread reads at a time.
+const READ_BYTES: usize = 256 * 1024;
+
+/// The chunks of the reading thread as a byte source again.
+struct ChunkReader<'a> {
+    chunks: &'a mpsc::Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl<'a> ChunkReader<'a> {
+    fn new(chunks: &'a mpsc::Receiver<io::Result<Vec<u8>>>) -> ChunkReader<'a> {
+        ChunkReader {
+            chunks,
+            chunk: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for ChunkReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.chunk.len() {
+            self.chunk = match self.chunks.recv() {
+                Ok(chunk) => chunk?,
+                Err(_) => return Ok(0),
             };
-            let Some(game) = reader.read(&mut Skip, Some(&mut raw), &mut hand_over)? else {
-                break;
-            };
-            let start = batch.bytes.len();
-            batch.bytes.extend_from_slice(&raw);
-            batch.games.push((start, batch.bytes.len(), game, file));
-            if batch.games.len() >= BATCH_GAMES || batch.bytes.len() >= BATCH_BYTES {
-                seq += 1;
-                let full = std::mem::replace(&mut batch, new_batch(seq));
-                if work.send(full).is_err() {
-                    return Ok(());
-                }
+            self.at = 0;
+        }
+        let n = out.len().min(self.chunk.len() - self.at);
+        out[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// How many bytes of `text` hold whole games, cut at the end of a line: read on, a game
+/// would begin where it begins in a single reading of the file.
+fn whole_games(text: &[u8]) -> usize {
+    let mut at = 0;
+    let mut cut = 0;
+    while let Step::Game(n) = read_game(&text[at..], false, &mut Skip) {
+        if n > MAX_GAME {
+            break;
+        }
+        at += n;
+        let blanks = text[at..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t' || b == b'\r')
+            .count();
+        if text.get(at + blanks) == Some(&b'\n') {
+            cut = at + blanks + 1;
+        }
+    }
+    cut
+}
+
+/// Splits a source game by game, reading each (without replaying it) to find its end.
+/// `false` when the workers are gone.
+fn split_games<R: Read>(
+    source: R,
+    file: usize,
+    send: &mut impl FnMut(Vec<u8>, Games) -> bool,
+    stop: &AtomicBool,
+) -> io::Result<bool> {
+    // Its bytes are read again from this reader's buffer, not from the window above.
+    let mut reader = GameReader::new(source);
+    let mut raw = Vec::new();
+    let mut bytes = Vec::new();
+    let mut games = Vec::new();
+    let mut gone = false;
+    loop {
+        if stop.load(Ordering::Relaxed) || gone {
+            return Ok(false);
+        }
+        let mut hand_over = || {
+            if !games.is_empty() {
+                let full = std::mem::take(&mut games);
+                gone = !send(std::mem::take(&mut bytes), Games::Read(full));
+            }
+            Ok(())
+        };
+        let Some(game) = reader.read(&mut Skip, Some(&mut raw), &mut hand_over)? else {
+            break;
+        };
+        let start = bytes.len();
+        bytes.extend_from_slice(&raw);
+        games.push((start, bytes.len(), game, file));
+        if games.len() >= BATCH_GAMES || bytes.len() >= BATCH_BYTES {
+            let full = std::mem::take(&mut games);
+            if !send(std::mem::take(&mut bytes), Games::Read(full)) {
+                return Ok(false);
             }
         }
     }
-    if !batch.games.is_empty() {
-        let _ = work.send(batch);
-    }
-    Ok(())
+    Ok(games.is_empty() || send(bytes, Games::Read(games)))
 }
 
 /// Writes the workers' answers in batch order.

@@ -162,7 +162,31 @@ impl<R: Read> GameReader<R> {
                 self.skip(None, before_read)?;
             }
             let window = &self.buf[self.start..self.end];
-            let (taken, parsed, broken) = match read_game(window, self.at_end, visitor) {
+            let step = read_game(window, self.at_end, visitor);
+            // A game is too long when its text from here to its end is: whether this
+            // window happened to hold all of it does not matter.
+            let too_long = match step {
+                Step::Game(n) | Step::Broken(n) => n > MAX_GAME,
+                Step::NeedMore => window.len() > MAX_GAME,
+                Step::End => false,
+            };
+            if too_long {
+                visitor.begin_game();
+                visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
+                if let Some(raw) = raw.as_deref_mut() {
+                    raw.extend_from_slice(&window[..MAX_GAME]);
+                }
+                self.advance(1);
+                self.skipping = true;
+                if raw.is_some() {
+                    self.skip(None, before_read)?;
+                }
+                return Ok(Some(RawGame {
+                    parsed: 0,
+                    too_long: true,
+                }));
+            }
+            let (taken, parsed, broken) = match step {
                 Step::Game(n) => (n, n, false),
                 Step::Broken(n) => (n, n, true),
                 Step::End => {
@@ -170,26 +194,12 @@ impl<R: Read> GameReader<R> {
                     self.advance(rest);
                     return Ok(None);
                 }
-                Step::NeedMore if window.len() >= MAX_GAME => {
-                    visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
-                    if let Some(raw) = raw.as_deref_mut() {
-                        raw.extend_from_slice(&window[..MAX_GAME]);
-                    }
-                    self.advance(1);
-                    self.skipping = true;
-                    if raw.is_some() {
-                        self.skip(None, before_read)?;
-                    }
-                    return Ok(Some(RawGame {
-                        parsed: 0,
-                        too_long: true,
-                    }));
-                }
                 Step::NeedMore => {
                     self.fill(before_read)?;
                     continue;
                 }
             };
+            let window = &self.buf[self.start..self.end];
             if let Some(raw) = raw.as_deref_mut() {
                 raw.extend_from_slice(&window[..taken]);
             }
