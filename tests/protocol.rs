@@ -723,6 +723,72 @@ fn assert_transcript(name: &str, transcript: &str) {
     }
 }
 
+/// One game of `len` bytes exactly, from its first byte to the end of its result token:
+/// 1. e4 e5 with a comment that pads it, won by white (a resignation).
+fn padded_game(event: &str, len: usize) -> Vec<u8> {
+    let head = format!("[Event \"{event}\"]\n\n1. e4 {{");
+    let tail = "} e5 1-0";
+    let pad = len - head.len() - tail.len();
+    let mut game = head.into_bytes();
+    game.extend(std::iter::repeat_n(b'x', pad));
+    game.extend_from_slice(tail.as_bytes());
+    assert_eq!(game.len(), len);
+    game
+}
+
+#[test]
+fn position_pgn_refuses_a_game_past_the_limit_wherever_it_is_read_from() {
+    use arbiter::pgn::stream::MAX_GAME;
+    let mut bytes = padded_game("At the limit", MAX_GAME);
+    bytes.extend_from_slice(b"\n\n");
+    // Longer than the limit, but short enough that one read of a file holds it whole.
+    bytes.extend(padded_game("Past the limit", MAX_GAME + MAX_GAME / 10));
+    bytes.extend_from_slice(b"\n\n[Event \"After\"]\n\n1. d4 d5 *\n");
+    let file = TempPgn::new("too-long", &bytes);
+    let path = file.path();
+    assert_transcript(
+        "game-too-long",
+        &format!(
+            "> position startpos moves e4\n\
+             > position pgn {path} 2\n\
+             error game-too-long game 2: the game is longer than 1048576 bytes\n\
+             > history\n\
+             history e2e4\n\
+             > position pgn {path} 1\n\
+             > status\n\
+             status resigned winner white\n\
+             > position pgn {path} 3\n\
+             > history\n\
+             history d2d4 d7d5\n\
+             > position pgn {path} 4\n\
+             error no-such-game {path} holds 3 games, so there is no game 4\n"
+        ),
+    );
+    // Through a pipe the file arrives in small reads: the same answers.
+    let fifo = std::env::temp_dir().join(format!("arbiter-protocol-{}.fifo", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the pipe: mkfifo is not available");
+        return;
+    }
+    let pipe = fifo.display().to_string();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // The arbiter stops reading after the game it wants: a broken pipe is fine.
+            let _ = std::fs::write(fifo, bytes);
+        })
+    };
+    let run = arbiter(&[], format!("position pgn {pipe} 2\n"));
+    writer.join().expect("writer thread");
+    let _ = std::fs::remove_file(&fifo);
+    assert_eq!(
+        run.stdout,
+        "error game-too-long game 2: the game is longer than 1048576 bytes\n"
+    );
+}
+
 /// Game `n` of the many-games file: its own tags and a short random legal game.
 fn numbered_game(n: usize) -> (String, Vec<String>) {
     let mut seed = 0x2545_F491_4F6C_DD1D_u64 ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);

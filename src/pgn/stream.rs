@@ -111,7 +111,13 @@ impl<R: Read> GameReader<R> {
             if self.skipping {
                 self.skip()?;
             }
-            match read_game(&self.buf[self.start..self.end], self.at_end, visitor) {
+            // The reader sees at most the limit and one byte more (to see where a last
+            // token ends), so a game is refused past the limit however the source's
+            // reads fell, and never read whole because one read happened to hold it.
+            let held = self.end - self.start;
+            let window = held.min(MAX_GAME + 1);
+            let at_end = self.at_end && held == window;
+            match read_game(&self.buf[self.start..self.start + window], at_end, visitor) {
                 Step::Game(n) => {
                     self.advance(n);
                     return Ok(Next::Game);
@@ -126,9 +132,14 @@ impl<R: Read> GameReader<R> {
                     self.advance(rest);
                     return Ok(Next::End);
                 }
-                Step::NeedMore if self.end - self.start >= MAX_GAME => {
+                Step::NeedMore if window > MAX_GAME => {
                     visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
-                    self.advance(1);
+                    // No other game starts inside the window (the reader would have
+                    // ended this one there), but this game's own tags do, after the
+                    // blank lines before it: resynchronise only near the window's end,
+                    // keeping enough bytes for `resync` to see a `\n[Event ` that
+                    // straddles it.
+                    self.advance(window - 8);
                     self.skipping = true;
                     return Ok(Next::Game);
                 }
