@@ -91,8 +91,9 @@ impl<R: Read> GameReader<R> {
                 self.skipping = false;
                 return Ok(());
             }
-            // Keep the last few bytes: they may begin the line break before the tags.
-            let keep = (self.end - self.start).min(3);
+            // Keep the last few bytes: they may begin the next game's `\n[Event ` or
+            // the blank line before its tags, which the next read completes.
+            let keep = (self.end - self.start).min(b"\n[Event ".len());
             let drop = self.end - self.start - keep;
             self.advance(drop);
             if self.at_end {
@@ -215,6 +216,17 @@ mod tests {
         input.extend(std::iter::repeat_n(b'x', MAX_GAME + 10));
         input.extend(b"} *\n\n[Event \"b\"]\n\n1. d4 *\n");
         let c = count(&input, 65536);
+        assert_eq!((c.games, c.errors), (2, 1));
+    }
+
+    #[test]
+    fn the_next_event_tag_is_found_when_a_read_ends_inside_it() {
+        // A broken game, then filler up to where the first fill of 4096-byte reads
+        // ends (CHUNK / 2), so that `\n[Ev` is in one buffer and `ent ` in the next.
+        let mut input = b"[Event \"a\"]\n\n1. e4 ) e5 ".to_vec();
+        input.resize(CHUNK / 2 - 4, b'x');
+        input.extend_from_slice(b"\n[Event \"b\"]\n\n1. d4 *\n");
+        let c = count(&input, 4096);
         assert_eq!((c.games, c.errors), (2, 1));
     }
 
