@@ -28,7 +28,7 @@ use crate::differential::{chess960_fen, Rng};
 use crate::properties::{cases, choose, STARTS};
 
 /// Endgames where random play soon mates, stalemates or runs out of material, with
-/// white and with black to move.
+/// white and with black to move, and positions where the game is over at once.
 const ENDGAMES: &[&str] = &[
     "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1",
     "k7/8/8/8/8/8/5Q2/6K1 w - - 0 1",
@@ -37,6 +37,10 @@ const ENDGAMES: &[&str] = &[
     "r3k3/8/8/8/8/8/8/4K3 b q - 0 1",
     "7k/5K2/8/8/8/8/8/1R6 w - - 30 60",
     "k7/2K5/8/8/8/8/2B5/7N w - - 0 1",
+    // Over before any move: mate, stalemate, insufficient material.
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+    "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+    "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
 ];
 
 /// How a game is ended by hand after its moves (when it is not over already).
