@@ -44,14 +44,9 @@ impl FromStr for UciMove {
 
     /// Parses `e2e4` or `e7e8q` (the promotion letter in either case).
     fn from_str(text: &str) -> Result<UciMove, ParseUciError> {
-        // Squares are lower-case, as UCI writes them: `B3d2` is SAN (the bishop on the
-        // third rank to d2), not the move b3d2.
-        let bytes = text.as_bytes();
-        if !text.is_ascii()
-            || !(4..=5).contains(&text.len())
-            || !bytes[0].is_ascii_lowercase()
-            || !bytes[2].is_ascii_lowercase()
-        {
+        // Squares are read in either case, but an upper-case B first is SAN's bishop:
+        // `B6d7` is the bishop of the sixth rank to d7, never b6d7.
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) || text.starts_with('B') {
             return Err(ParseUciError);
         }
         let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;

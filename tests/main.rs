@@ -6,6 +6,8 @@ mod differential_scale;
 mod fuzz_regressions;
 mod limits;
 mod perft;
+mod pgn_python;
+mod pgn_roundtrip;
 mod properties;
 mod protocol;
 mod repl;

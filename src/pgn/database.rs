@@ -489,23 +489,31 @@ impl Worker {
                     let step = read_game(&bytes[at..], true, &mut self.replayer);
                     // The same rules as `GameReader`: a game longer than the limit is
                     // refused, a broken one is skipped to where the next one starts.
-                    let (taken, broken) = match step {
+                    let lead = bytes[at..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    let (taken, broken, too_long) = match step {
                         Step::End | Step::NeedMore => break,
-                        Step::Game(n) | Step::Broken(n) if n > MAX_GAME => {
+                        Step::Game(n) | Step::Broken(n) if n - lead.min(n) > MAX_GAME => {
                             self.replayer.begin_game();
                             self.replayer
                                 .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
-                            (1, true)
+                            (lead + MAX_GAME - b"\n[Event ".len(), true, true)
                         }
-                        Step::Game(n) => (n, false),
-                        Step::Broken(n) => (n, true),
+                        Step::Game(n) => (n, false, false),
+                        Step::Broken(n) => (n, true, false),
                     };
                     at += taken;
                     if broken {
                         at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
                     }
-                    let raw = &bytes[start..at.max(start + taken)];
-                    let raw = &raw[..raw.len().min(MAX_GAME)];
+                    let raw = if too_long {
+                        &bytes[start + lead..start + lead + MAX_GAME]
+                    } else {
+                        let raw = &bytes[(start + lead).min(at)..at];
+                        &raw[..raw.len().min(MAX_GAME)]
+                    };
                     let verdict = self.settle(keep_raw.then_some(raw), &mut text);
                     games.push((
                         text.len(),

@@ -106,11 +106,13 @@ impl<R: Read> GameReader<R> {
     ) -> io::Result<()> {
         loop {
             let found = resync(&self.buf[self.start..self.end]);
-            // Keep the last few bytes: they may begin the line break before the tags.
+            // Keep the last few bytes: they may begin the next game's `\n[Event ` or the
+            // blank line before its tags, which the next read completes.
+            let held = self.end - self.start;
             let drop = match found {
                 Some(at) => at,
-                None if self.at_end => self.end - self.start,
-                None => self.end - self.start - (self.end - self.start).min(3),
+                None if self.at_end => held,
+                None => held - held.min(b"\n[Event ".len()),
             };
             if let Some(raw) = raw.as_deref_mut() {
                 let room = MAX_GAME.saturating_sub(raw.len()).min(drop);
@@ -163,20 +165,25 @@ impl<R: Read> GameReader<R> {
             }
             let window = &self.buf[self.start..self.end];
             let step = read_game(window, self.at_end, visitor);
-            // A game is too long when its text from here to its end is: whether this
-            // window happened to hold all of it does not matter.
+            // A game is too long when its text, from its first byte that is not blank
+            // to its end, is: whether this window happened to hold all of it does not
+            // matter, nor does where a parallel reader cut the text before it.
+            let lead = window.iter().take_while(|b| b.is_ascii_whitespace()).count();
             let too_long = match step {
-                Step::Game(n) | Step::Broken(n) => n > MAX_GAME,
-                Step::NeedMore => window.len() > MAX_GAME,
+                Step::Game(n) | Step::Broken(n) => n - lead.min(n) > MAX_GAME,
+                Step::NeedMore => window.len() - lead > MAX_GAME,
                 Step::End => false,
             };
             if too_long {
                 visitor.begin_game();
                 visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
                 if let Some(raw) = raw.as_deref_mut() {
-                    raw.extend_from_slice(&window[..MAX_GAME]);
+                    raw.extend_from_slice(&window[lead..lead + MAX_GAME]);
                 }
-                self.advance(1);
+                // No other game starts within the limit (the reader would have ended
+                // this one there), but this game's own tags do: resynchronise near the
+                // limit's end, where `resync` still sees a `\n[Event ` that begins there.
+                self.advance(lead + MAX_GAME - b"\n[Event ".len());
                 self.skipping = true;
                 if raw.is_some() {
                     self.skip(None, before_read)?;
@@ -201,7 +208,8 @@ impl<R: Read> GameReader<R> {
             };
             let window = &self.buf[self.start..self.end];
             if let Some(raw) = raw.as_deref_mut() {
-                raw.extend_from_slice(&window[..taken]);
+                let text = &window[lead.min(taken)..taken];
+                raw.extend_from_slice(&text[..text.len().min(MAX_GAME)]);
             }
             self.advance(taken);
             if broken {
@@ -296,5 +304,16 @@ mod tests {
             games += 1;
             assert!(games < 100_000);
         }
+    }
+
+    #[test]
+    fn the_next_event_tag_is_found_when_a_read_ends_inside_it() {
+        // A broken game, then filler up to where the first fill of 4096-byte reads
+        // ends (CHUNK / 2), so that `\n[Ev` is in one buffer and `ent ` in the next.
+        let mut input = b"[Event \"a\"]\n\n1. e4 ) e5 ".to_vec();
+        input.resize(CHUNK / 2 - 4, b'x');
+        input.extend_from_slice(b"\n[Event \"b\"]\n\n1. d4 *\n");
+        let c = count(&input, 4096);
+        assert_eq!((c.games, c.errors), (2, 1));
     }
 }
