@@ -6,6 +6,8 @@
 
 use arbiter::game::Status;
 use arbiter::moves::Move;
+use arbiter::pgn::reader::{read_game, Step};
+use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
 use arbiter::protocol::request::Request;
 use arbiter::protocol::{Reply, Runner, Session};
@@ -206,8 +208,8 @@ fn snapshot(session: &Session) -> State {
 /// first: they are slow by design, not hangs); the whole stream runs through `Runner`
 /// (line splitting, UTF-8 and length checks); and line by line, as the contract says:
 /// - a blank line or `#` comment answers nothing; `position`, `ucinewgame`,
-///   `setoption` and `stop` answer nothing or one error; every other command answers or
-///   errs (an `@<id>` prefix changes none of this);
+///   `setoption`, `tag` and `stop` answer nothing or one error; every other command
+///   answers or errs (an `@<id>` prefix changes none of this);
 /// - an error is exactly one line `error <code> <message>`, and the state after it
 ///   (position, base position, moves played, status, repetition count, Chess960
 ///   option) equals the state before it;
@@ -258,7 +260,7 @@ pub fn session(data: &[u8]) {
                 assert!(
                     matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption" | "stop")
+                        None | Some("position" | "ucinewgame" | "setoption" | "tag" | "stop")
                     ) || keyword.is_some_and(|k| k.starts_with('#')),
                     "{line:?} answered nothing"
                 );
@@ -273,7 +275,7 @@ pub fn session(data: &[u8]) {
                 assert!(
                     !matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption" | "stop")
+                        None | Some("position" | "ucinewgame" | "setoption" | "tag" | "stop")
                     ),
                     "{line:?} answered {text:?}"
                 );
@@ -288,4 +290,109 @@ pub fn session(data: &[u8]) {
             }
         }
     }
+}
+
+/// A game's verdict as text, to compare two reads of one file.
+fn verdict(result: &Result<Loaded, arbiter::pgn::GameError>) -> String {
+    match result {
+        Ok(loaded) => {
+            let moves: Vec<Move> = loaded.game.moves().collect();
+            format!("ok {moves:?} {:?} {:?}", loaded.game.status(), loaded.tags)
+        }
+        Err(e) => {
+            let text = e.to_string();
+            assert!(!text.is_empty(), "{e:?} displays as nothing");
+            format!("error {e:?}")
+        }
+    }
+}
+
+/// Every game of a file, as `position pgn` reads it (`GameReader` + `Replayer`).
+fn read_all(data: &[u8]) -> Vec<String> {
+    let len = data.len();
+    let mut reader = GameReader::new(data);
+    let mut replayer = Replayer::new(Options::default());
+    let mut verdicts = Vec::new();
+    loop {
+        let before = reader.offset();
+        let next = match reader.next_game(&mut replayer) {
+            Ok(next) => next,
+            Err(e) => panic!("reading from memory failed: {e}"),
+        };
+        if next == Next::End {
+            assert_eq!(reader.offset(), len as u64, "the reader ended early");
+            return verdicts;
+        }
+        // Every game takes at least one byte, so the reader ends.
+        assert!(
+            reader.offset() > before,
+            "game {} took no bytes",
+            verdicts.len() + 1
+        );
+        assert!(reader.offset() <= len as u64);
+        let result = replayer.load();
+        if let Ok(loaded) = &result {
+            written_game_reads_back(loaded);
+        }
+        verdicts.push(verdict(&result));
+    }
+}
+
+/// A loaded game, written in export format, reads back as the same game.
+fn written_game_reads_back(loaded: &Loaded) {
+    let mut text = String::new();
+    writer::write_game(&mut text, &loaded.tags, &loaded.game);
+    let mut again = Replayer::new(Options::default());
+    let step = read_game(text.as_bytes(), true, &mut again);
+    assert!(
+        matches!(step, Step::Game(n) if n <= text.len()),
+        "{step:?} for\n{text}"
+    );
+    let back = match again.load() {
+        Ok(back) => back,
+        Err(e) => panic!("the written game does not load ({e}):\n{text}"),
+    };
+    let moves: Vec<Move> = loaded.game.moves().collect();
+    assert_eq!(back.game.moves().collect::<Vec<_>>(), moves, "{text}");
+    assert_eq!(back.game.status(), loaded.game.status(), "{text}");
+    assert_eq!(back.game.mode(), loaded.game.mode(), "{text}");
+    assert_eq!(back.game.base().fen(), loaded.game.base().fen(), "{text}");
+    assert_eq!(back.tags, loaded.tags, "{text}");
+    let mut twice = String::new();
+    writer::write_game(&mut twice, &back.tags, &back.game);
+    assert_eq!(twice, text, "writing is not stable");
+}
+
+/// The first game read from a part of the file that is not its end: the reader must
+/// ask for more, or give what it gives on the whole file (a stream hands it the file
+/// in pieces, and a game must not depend on where a piece ends).
+fn prefixes_agree(data: &[u8]) {
+    let mut whole = Replayer::new(Options::default());
+    let step = read_game(data, true, &mut whole);
+    let expected = (step, verdict(&whole.load()));
+    for eighth in 1..8 {
+        let cut = data.len() * eighth / 8;
+        let mut part = Replayer::new(Options::default());
+        match read_game(&data[..cut], false, &mut part) {
+            Step::NeedMore => {}
+            step => assert_eq!(
+                (step, verdict(&part.load())),
+                expected,
+                "the first game differs when the input is cut at byte {cut}"
+            ),
+        }
+    }
+}
+
+/// Arbitrary bytes as a PGN file, read as `position pgn` reads one.
+///
+/// Invariants: no panic and no hang; every game takes at least one byte and the reader
+/// ends exactly at the end of the file; every game is answered (loaded, or refused with
+/// an error that displays); the first game read from a prefix of the file is either
+/// incomplete or the same as from the whole file; and every game that loads, written
+/// in export format, reads back as the same moves, status, castling mode, base position
+/// and tags, and is written again byte for byte.
+pub fn pgn(data: &[u8]) {
+    read_all(data);
+    prefixes_agree(data);
 }

@@ -108,6 +108,13 @@ pub enum PositionError {
     Castling(CastlingToken),
     /// An en-passant square no pawn could just have skipped.
     EnPassant(Square),
+    /// A castling right that only Chess960 has: the king off its e-file square or the
+    /// rook out of its corner, in a game of standard chess.
+    Chess960Castling {
+        right: char,
+        king: Square,
+        rook: Square,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -145,6 +152,11 @@ impl fmt::Display for PositionError {
                     "en-passant square {sq} is not behind a pawn that just advanced two squares"
                 )
             }
+            PositionError::Chess960Castling { right, king, rook } => write!(
+                f,
+                "castling right '{right}' (king on {king}, rook on {rook}) exists only in Chess960: \
+                 standard chess castles with the king on its e-file square and a rook in its corner"
+            ),
         }
     }
 }
@@ -400,6 +412,38 @@ impl Position {
         Ok(pos)
     }
 
+    /// Refuses a castling right that standard chess cannot have: its king must stand on
+    /// e1 or e8 and its rook in a corner of the same rank. Chess960 positions pass only
+    /// in a Chess960 game.
+    ///
+    /// ```
+    /// use arbiter::position::Position;
+    ///
+    /// let standard = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").expect("legal");
+    /// assert!(standard.check_standard_castling().is_ok());
+    /// let chess960 = Position::from_fen("1r2k3/8/8/8/8/8/8/4K3 b q - 0 1").expect("legal");
+    /// assert!(chess960.check_standard_castling().is_err());
+    /// ```
+    pub fn check_standard_castling(&self) -> Result<(), PositionError> {
+        for rook in self.castling {
+            let color = if rook.rank() == Rank::FIRST {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let king = self.king(color);
+            let corner = rook.file() == File::A || rook.file() == File::H;
+            if king.file() != File::E || !corner {
+                return Err(PositionError::Chess960Castling {
+                    right: self.castling_char(color, rook),
+                    king,
+                    rook,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The FEN of this position: X-FEN castling, and the en-passant square only when a
     /// legal en-passant capture exists, so equal positions print equal FENs.
     pub fn fen(&self) -> String {
@@ -439,32 +483,37 @@ impl Position {
         fen
     }
 
+    /// The X-FEN letter of one castling right: `K`/`Q` for the outermost rook on its
+    /// side of the king, else the rook's file; lower-case for black.
+    fn castling_char(&self, color: Color, rook: Square) -> char {
+        let king = self.king(color);
+        let rooks = self.pieces(color, Role::Rook) & Bitboard::rank(back_rank(color));
+        let outer_king_side = rooks.filter(|r| r.file() > king.file()).last();
+        let outer_queen_side = rooks.into_iter().find(|r| r.file() < king.file());
+        let c = if Some(rook) == outer_king_side {
+            'K'
+        } else if Some(rook) == outer_queen_side {
+            'Q'
+        } else {
+            rook.file().char().to_ascii_uppercase()
+        };
+        if color.is_white() {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        }
+    }
+
     /// The castling field in X-FEN: `K`/`Q` for the outermost rook on a side, the rook's
     /// file letter for an inner one; white first, king side first.
     pub fn castling_field(&self) -> String {
         let mut field = String::new();
         for color in Color::ALL {
-            let rank = back_rank(color);
-            let king = self.king(color);
-            let rooks = self.pieces(color, Role::Rook) & Bitboard::rank(rank);
-            let rights = self.castling & Bitboard::rank(rank);
-            let outer_king_side = rooks.filter(|r| r.file() > king.file()).last();
-            let outer_queen_side = rooks.into_iter().find(|r| r.file() < king.file());
+            let rights = self.castling & Bitboard::rank(back_rank(color));
             let mut ordered: Vec<Square> = rights.collect();
             ordered.reverse();
             for rook in ordered {
-                let c = if Some(rook) == outer_king_side {
-                    'K'
-                } else if Some(rook) == outer_queen_side {
-                    'Q'
-                } else {
-                    rook.file().char().to_ascii_uppercase()
-                };
-                field.push(if color.is_white() {
-                    c
-                } else {
-                    c.to_ascii_lowercase()
-                });
+                field.push(self.castling_char(color, rook));
             }
         }
         if field.is_empty() {

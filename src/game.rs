@@ -207,6 +207,13 @@ pub struct Game {
     legal: MoveList,
     /// The status, computed once after each change: clients ask for it after every move.
     status: Status,
+    /// Whether the side to move has a legal move.
+    can_move: bool,
+    /// How many times the current position has stood on the board.
+    repeated: u32,
+    /// Lean games (for replaying files) do not list the legal moves after each move:
+    /// `legal` stays empty and moves are looked up by their target square.
+    lean: bool,
 }
 
 /// Half-move clock values of the move-count rules (in plies).
@@ -233,18 +240,52 @@ impl Game {
             decision: None,
             legal: MoveList::new(),
             status: Status::of(State::Active),
+            can_move: true,
+            repeated: 1,
+            lean: false,
         };
         game.refresh();
         game
     }
 
-    /// Recomputes what is cached about the current position.
-    fn refresh(&mut self) {
-        self.legal = self.position.legal_moves();
-        self.status = self.compute_status();
+    /// Starts this game again from `base`, keeping its allocations: a database of
+    /// millions of games replays them all through one `Game`.
+    pub fn reset(&mut self, base: Position, mode: CastlingMode) {
+        self.mode = mode;
+        self.base = base;
+        self.position = base;
+        self.plies.clear();
+        self.repetitions.clear();
+        self.repetitions.insert(base.repetition_key(), 1);
+        self.repeated = 1;
+        self.decision = None;
+        self.refresh();
     }
 
-    /// The legal moves of the current position, in generation order.
+    /// Recomputes what is cached about the current position.
+    fn refresh(&mut self) {
+        // A lean game works its status out only when asked (`status`): a file's next
+        // move, when it is legal, already shows there was a move to play.
+        if !self.lean {
+            self.legal = self.position.legal_moves();
+            self.can_move = !self.legal.is_empty();
+            self.status = self.compute_status();
+        }
+    }
+
+    /// Makes the game lean or not. A lean game does not keep the list of legal moves
+    /// (`legal_moves` is empty): a file's moves are found from their text alone, and
+    /// every rule still holds.
+    pub fn set_lean(&mut self, lean: bool) {
+        if self.lean != lean {
+            self.lean = lean;
+            self.legal = MoveList::new();
+            self.refresh();
+        }
+    }
+
+    /// The legal moves of the current position, in generation order (none kept in a
+    /// lean game).
     pub fn legal_moves(&self) -> &MoveList {
         &self.legal
     }
@@ -262,6 +303,11 @@ impl Game {
         self.mode
     }
 
+    /// The position the last move was played from, if any move was played.
+    pub fn before_last(&self) -> Option<&Position> {
+        self.plies.last().map(|ply| &ply.before)
+    }
+
     /// The moves played from the base position, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.plies.iter().map(|ply| ply.played)
@@ -269,17 +315,18 @@ impl Game {
 
     /// How many times the current position has stood on the board since the base.
     pub fn repetitions(&self) -> u32 {
-        self.repetitions
-            .get(&self.position.repetition_key())
-            .copied()
-            .unwrap_or(0)
+        self.repeated
     }
 
     /// Where the game stands. Checkmate, insufficient material, stalemate, the
     /// seventy-five-move rule and fivefold repetition end the game by themselves, in that
     /// order of precedence; resignation and agreed or claimed draws come from the players.
     pub fn status(&self) -> Status {
-        self.status
+        if self.lean {
+            self.compute_status()
+        } else {
+            self.status
+        }
     }
 
     fn compute_status(&self) -> Status {
@@ -295,7 +342,11 @@ impl Game {
         }
         let pos = &self.position;
         let check = pos.is_check();
-        let stuck = self.legal.is_empty();
+        let stuck = if self.lean {
+            !pos.has_legal_moves()
+        } else {
+            !self.can_move
+        };
         if check && stuck {
             return Status {
                 winner: Some(pos.turn().other()),
@@ -348,13 +399,40 @@ impl Game {
         resolve_move(&self.position, text, self.mode)
     }
 
+    /// The legal move that SAN bytes name, found among the cached legal moves without
+    /// allocating; anything else (UCI text, an illegal or ambiguous move, the game over)
+    /// goes to `parse_move` for the exact reason.
+    pub fn parse_san_bytes(&self, text: &[u8]) -> Result<Move, MoveError> {
+        let found = if self.lean {
+            // The game is over without a legal move found here only by the rules that
+            // need no move generation; checkmate and stalemate leave nothing to find.
+            let pos = &self.position;
+            let ended = self.decision.is_some()
+                || pos.is_insufficient_material()
+                || pos.halfmoves() >= SEVENTY_FIVE_MOVES
+                || self.repeated >= 5;
+            (!ended).then(|| pos.find_san_lean(text))
+        } else {
+            (!self.status.is_over()).then(|| self.position.find_san(&self.legal, text))
+        };
+        if let Some(Ok(m)) = found {
+            return Ok(m);
+        }
+        match std::str::from_utf8(text) {
+            Ok(text) => self.parse_move(text),
+            Err(_) => Err(MoveError::Syntax),
+        }
+    }
+
     /// Plays a legal move (from `parse_move` or the move generator). The caller checks
     /// that the game is not over.
     pub fn play(&mut self, m: Move) {
         let before = self.position;
         self.position.play_unchecked(m);
         let key_after = self.position.repetition_key();
-        *self.repetitions.entry(key_after).or_insert(0) += 1;
+        let count = self.repetitions.entry(key_after).or_insert(0);
+        *count += 1;
+        self.repeated = *count;
         self.plies.push(Ply {
             played: m,
             before,
@@ -379,6 +457,11 @@ impl Game {
             }
         }
         self.position = ply.before;
+        self.repeated = self
+            .repetitions
+            .get(&self.position.repetition_key())
+            .copied()
+            .unwrap_or(1);
         self.refresh();
         Some(ply.played)
     }
@@ -466,6 +549,19 @@ mod tests {
         game.undo();
         assert_eq!(game.status().state, State::Active);
         assert_eq!(game.repetitions(), 4);
+    }
+
+    #[test]
+    fn an_upper_case_b_starts_a_bishop_move_not_uci() {
+        // Bishops on c3 and f4 both reach d2, and the knight on b3 does too: B3d2 is
+        // the bishop of the third rank, never the knight's UCI move b3d2.
+        let base = Position::from_fen("4k3/8/8/8/5B2/1NB5/8/4K3 w - - 0 1").unwrap();
+        let game = Game::new(base, CastlingMode::Standard);
+        let m = game.parse_move("B3d2").unwrap();
+        assert_eq!(m.from(), crate::square::Square::C3);
+        let mut lean = game.clone();
+        lean.set_lean(true);
+        assert_eq!(lean.parse_san_bytes(b"B3d2"), Ok(m));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub mod material;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 mod polyglot;
 pub mod position;
 pub mod protocol;

@@ -15,10 +15,11 @@ use std::rc::Rc;
 
 use anyhow::{Context as _, Result};
 use arbiter::position::Position;
-use arbiter::protocol::completion::complete;
-use arbiter::protocol::{Flow, Format, Runner, Session};
-use arbiter::uci::CastlingMode;
-use clap::Parser;
+use arbiter::protocol::board::colour_allowed;
+use arbiter::protocol::completion::{complete, Snapshot as GameSnapshot};
+use arbiter::protocol::{BoardStyle, Flow, Format, Runner, Session};
+use clap::{CommandFactory, Parser};
+use clap_complete::Shell;
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -50,20 +51,74 @@ struct Cli {
     #[arg(long)]
     echo: bool,
 
-    /// Answer in JSON Lines: one JSON object per answer (see docs/protocol.md).
-    #[arg(long)]
+    /// Answer in JSON Lines: one JSON object per answer (see docs/protocol.md). Not
+    /// with --pgn, whose output is PGN, UCI or EPD text.
+    #[arg(long, conflicts_with = "pgn")]
     json: bool,
 
-    /// Command files to run in order ("-" is stdin).
+    /// In the REPL, draw the board of `d` as text rather than in colour (as do
+    /// NO_COLOR and TERM=dumb).
+    #[arg(long)]
+    no_color: bool,
+
+    /// Print the completion script of these flags for a shell, then exit.
+    #[arg(long, value_name = "SHELL")]
+    completions: Option<Shell>,
+
+    /// Check or convert the games of PGN files instead of speaking the protocol
+    /// (docs/pgn.md); FILE... are then PGN files ("-" or none: stdin).
+    #[arg(long)]
+    pgn: bool,
+
+    /// With --pgn: what to write of each game.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHAT",
+        default_value = "check",
+        requires = "pgn"
+    )]
+    to: To,
+
+    /// With --pgn: threads replaying games (default: the available cores).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+
+    /// With --pgn --to pgn|uci|epd: write broken games as they were read instead of
+    /// leaving them out.
+    #[arg(long, requires = "pgn")]
+    keep_broken: bool,
+
+    /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     files: Vec<PathBuf>,
 }
 
+/// What `--pgn` writes of each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum To {
+    /// A verdict line per game, then a summary line.
+    Check,
+    /// The correct games in PGN export format.
+    Pgn,
+    /// A `position ... moves ...` line per correct game.
+    Uci,
+    /// A four-field EPD line per position of each correct game.
+    Epd,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    if cli.pgn {
+        return pgn_mode(&cli);
+    }
     let base = match &cli.fen {
         None => Position::startpos(),
-        Some(fen) => match Position::from_fen(fen) {
+        Some(fen) => match Session::base_from_fen(fen, cli.chess960) {
             Ok(pos) => pos,
             Err(e) => {
                 eprintln!("arbiter: --fen: {e}");
@@ -78,6 +133,9 @@ fn main() -> ExitCode {
         session.set_format(Format::Json);
     }
     let mut runner = Runner::new(session, out, cli.echo);
+    if coloured_board(&cli) {
+        runner.set_board_style(BoardStyle::Terminal);
+    }
     let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
     match outcome {
         Ok(()) => {}
@@ -91,6 +149,90 @@ fn main() -> ExitCode {
     ExitCode::from(u8::from(runner.failed()))
 }
 
+/// `--pgn`: every game of the files checked or converted; exit 0 when all are
+/// correct, 1 when any is not, 2 when a file cannot be read.
+fn pgn_mode(cli: &Cli) -> ExitCode {
+    use arbiter::pgn::database::{self, Config, Source, Target};
+    let mut unreadable = false;
+    let mut sources: Vec<Source<Box<dyn io::Read + Send>>> = Vec::new();
+    let paths: Vec<PathBuf> = if cli.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        cli.files.clone()
+    };
+    for path in &paths {
+        let name = path.display().to_string();
+        if path.as_os_str() == "-" {
+            sources.push(Source {
+                name,
+                reader: Box::new(io::stdin()),
+            });
+            continue;
+        }
+        match File::open(path) {
+            Ok(file) => sources.push(Source {
+                name,
+                reader: Box::new(file),
+            }),
+            Err(e) => {
+                eprintln!("arbiter: cannot read {name}: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    let jobs = cli.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let config = Config {
+        target: match cli.to {
+            To::Check => Target::Check,
+            To::Pgn => Target::Pgn,
+            To::Uci => Target::Uci,
+            To::Epd => Target::Epd,
+        },
+        jobs,
+        keep_broken: cli.keep_broken,
+        name_files: paths.len() > 1,
+    };
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());
+    match database::run(sources, config, &mut out, &mut err) {
+        Ok(summary) => {
+            if unreadable {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(u8::from(summary.errors > 0))
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = err.flush();
+            eprintln!("arbiter: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether the run is a person at a terminal: the REPL with its output on the screen.
+fn on_terminal(cli: &Cli) -> bool {
+    cli.commands.is_empty()
+        && cli.files.is_empty()
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+}
+
+/// The coloured board is for a person at a terminal; a transcript (`--echo`) keeps
+/// the text board, as do JSON mode, pipes, files and `-c`.
+fn coloured_board(cli: &Cli) -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    let term = std::env::var_os("TERM");
+    on_terminal(cli)
+        && !cli.echo
+        && !cli.json
+        && colour_allowed(cli.no_color, no_color.as_deref(), term.as_deref())
+}
+
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error
         .chain()
@@ -101,7 +243,7 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
     if cli.commands.is_empty() && cli.files.is_empty() {
         if io::stdin().is_terminal() {
-            return repl(runner);
+            return repl(runner, on_terminal(cli));
         }
         runner.run_stream(io::stdin().lock())?;
         return Ok(());
@@ -127,8 +269,8 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
     Ok(())
 }
 
-/// What completion needs to know of the game: the position and how castling is written.
-type Snapshot = Rc<Cell<(Position, CastlingMode)>>;
+/// What completion needs to know of the game, updated after every line.
+type Snapshot = Rc<Cell<GameSnapshot>>;
 
 struct ReplHelper {
     snapshot: Snapshot,
@@ -143,8 +285,10 @@ impl Completer for ReplHelper {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<String>)> {
-        let (position, mode) = self.snapshot.get();
-        Ok(complete(line.get(..pos).unwrap_or(line), &position, mode))
+        Ok(complete(
+            line.get(..pos).unwrap_or(line),
+            &self.snapshot.get(),
+        ))
     }
 }
 
@@ -166,8 +310,8 @@ fn history_path() -> Option<PathBuf> {
         })
 }
 
-fn repl(runner: &mut Runner<impl Write + Send>) -> Result<()> {
-    let snapshot: Snapshot = Rc::new(Cell::new(current(runner)));
+fn repl(runner: &mut Runner<impl Write + Send>, banner: bool) -> Result<()> {
+    let snapshot: Snapshot = Rc::new(Cell::new(GameSnapshot::of(runner.session())));
     // List mode shows every candidate at once, the natural view of a move list.
     let config = Config::builder()
         .completion_type(CompletionType::List)
@@ -181,6 +325,12 @@ fn repl(runner: &mut Runner<impl Write + Send>) -> Result<()> {
         // A missing history file is the normal first run.
         let _ = editor.load_history(path);
     }
+    if banner {
+        println!(
+            "arbiter {} — type help, Tab completes moves",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     loop {
         match editor.readline("arbiter> ") {
             Ok(line) => {
@@ -189,7 +339,7 @@ fn repl(runner: &mut Runner<impl Write + Send>) -> Result<()> {
                 }
                 let flow = runner.run_line(&line)?;
                 runner.flush()?;
-                snapshot.set(current(runner));
+                snapshot.set(GameSnapshot::of(runner.session()));
                 if flow == Flow::Quit {
                     break;
                 }
@@ -203,9 +353,4 @@ fn repl(runner: &mut Runner<impl Write + Send>) -> Result<()> {
         let _ = editor.save_history(path);
     }
     Ok(())
-}
-
-fn current(runner: &mut Runner<impl Write + Send>) -> (Position, CastlingMode) {
-    let game = runner.session().game();
-    (*game.position(), game.mode())
 }

@@ -4,7 +4,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind, MoveList, ShortList};
 use crate::position::{back_rank, Position};
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
@@ -78,6 +78,82 @@ impl Sink for Counter {
     #[inline(always)]
     fn single(&mut self, _m: Move) {
         self.0 += 1;
+    }
+}
+
+/// Notes whether there is any legal move at all.
+pub(crate) struct Any(pub bool);
+
+impl Sink for Any {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.0 |= targets.is_nonempty();
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _delta: i32, _kind: MoveKind) {
+        self.0 |= targets.is_nonempty();
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _delta: i32) {
+        self.0 |= targets.is_nonempty();
+    }
+
+    #[inline(always)]
+    fn single(&mut self, _m: Move) {
+        self.0 = true;
+    }
+}
+
+/// The square of an index, when it is on the board.
+#[inline(always)]
+fn square_at(index: i32) -> Option<Square> {
+    (0..64)
+        .contains(&index)
+        .then(|| Square::from_index_wrapping(index as u32))
+}
+
+/// Keeps only the moves to one square (and castling, when asked): reading a move from
+/// text needs the few moves that could match it, not the whole list.
+pub(crate) struct ToSquare {
+    pub to: Square,
+    pub castles: bool,
+    pub list: ShortList,
+}
+
+impl Sink for ToSquare {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        if targets.contains(self.to) {
+            self.list.push(Move::new(from, self.to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        if targets.contains(self.to) {
+            let from = Square::from_index_wrapping((self.to as i32 - delta) as u32);
+            self.list.push(Move::new(from, self.to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        if targets.contains(self.to) {
+            let from = Square::from_index_wrapping((self.to as i32 - delta) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                self.list
+                    .push(Move::new(from, self.to, MoveKind::Promotion(role)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        if (m.is_castle() && self.castles) || (!m.is_castle() && m.to() == self.to) {
+            self.list.push(m);
+        }
     }
 }
 
@@ -369,9 +445,33 @@ impl Position {
         self.legal_moves().contains(m)
     }
 
-    /// Whether the side to move has a legal move.
+    /// Whether the side to move has a legal move. Out of check, any move of a piece
+    /// that is neither the king nor pinned is legal, and nearly every position has one:
+    /// only the others need the generator.
     pub fn has_legal_moves(&self) -> bool {
-        self.count_legal_moves() > 0
+        let us = self.turn;
+        let ours = self.by_color(us);
+        let king = self.king(us);
+        let occupied = self.occupied();
+        if self.attackers_to(king, us.other(), occupied).is_empty() {
+            let free = ours & !self.pinned(king, us);
+            let reach = |from: Square, role: Role| {
+                (attacks::attacks(us, role, from, occupied) & !ours).is_nonempty()
+            };
+            if (free & self.by_role(Role::Knight)).any(|from| reach(from, Role::Knight))
+                || (free & self.bishops_queens()).any(|from| reach(from, Role::Bishop))
+                || (free & self.rooks_queens()).any(|from| reach(from, Role::Rook))
+            {
+                return true;
+            }
+            let up = if us == Color::White { 8 } else { -8 };
+            if (shift(free & self.by_role(Role::Pawn), up) & !occupied).is_nonempty() {
+                return true;
+            }
+        }
+        let mut any = Any(false);
+        self.generate(&mut any);
+        any.0
     }
 
     pub fn is_checkmate(&self) -> bool {
@@ -382,12 +482,206 @@ impl Position {
         !self.is_check() && !self.has_legal_moves()
     }
 
+    /// The legal moves to `to`, with every castling move too when `castles`: the
+    /// candidates of a SAN move. Found from the target square (the pieces that reach
+    /// it, then pins and check), without working out every other move; castling and en
+    /// passant, rare and intricate, come from the full generator.
+    pub(crate) fn legal_moves_to(&self, to: Square, castles: bool) -> ShortList {
+        self.legal_moves_of_to(None, to, castles)
+    }
+
+    /// `legal_moves_to`, of the pieces of one kind only when `only` names it (castling
+    /// moves are the king's).
+    pub(crate) fn legal_moves_of_to(
+        &self,
+        only: Option<Role>,
+        to: Square,
+        castles: bool,
+    ) -> ShortList {
+        let wants = |role: Role| only.is_none_or(|r| r == role);
+        if castles || self.ep_square == Some(to) {
+            let mut sink = ToSquare {
+                to,
+                castles,
+                list: ShortList::new(),
+            };
+            self.generate(&mut sink);
+            return sink.list;
+        }
+        let mut list = ShortList::new();
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        if ours.contains(to) {
+            return list;
+        }
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        if wants(Role::King)
+            && attacks::king_attacks(king).contains(to)
+            && self
+                .attackers_to(to, them, occupied.without(king))
+                .is_empty()
+        {
+            list.push(Move::new(king, to, MoveKind::Normal));
+        }
+        let checkers = self.attackers_to(king, them, occupied);
+        if checkers.has_more_than_one() {
+            return list;
+        }
+        if let Some(checker) = checkers.first() {
+            if !attacks::between(king, checker).with(checker).contains(to) {
+                return list;
+            }
+        }
+        if only == Some(Role::King) {
+            return list;
+        }
+        let pinned = self.pinned(king, us);
+        let free = |from: Square| !pinned.contains(from) || attacks::line(king, from).contains(to);
+        let kind = |role: Role| match only {
+            None => self.by_role(role),
+            Some(r) if r == role => self.by_role(role),
+            _ => Bitboard::EMPTY,
+        };
+        let diagonal = kind(Role::Bishop) | kind(Role::Queen);
+        let straight = kind(Role::Rook) | kind(Role::Queen);
+        let mut pieces = Bitboard::EMPTY;
+        if wants(Role::Knight) {
+            pieces |= attacks::knight_attacks(to) & self.by_role(Role::Knight) & !pinned;
+        }
+        if (diagonal & ours).is_nonempty() {
+            pieces |= attacks::bishop_attacks(to, occupied) & diagonal;
+        }
+        if (straight & ours).is_nonempty() {
+            pieces |= attacks::rook_attacks(to, occupied) & straight;
+        }
+        for from in pieces & ours {
+            if free(from) {
+                list.push(Move::new(from, to, MoveKind::Normal));
+            }
+        }
+        if !wants(Role::Pawn) {
+            return list;
+        }
+        let pawns = self.pieces(us, Role::Pawn);
+        let (up, last, fourth) = match us {
+            Color::White => (8, Rank::EIGHTH, Rank::FOURTH),
+            Color::Black => (-8, Rank::FIRST, Rank::FIFTH),
+        };
+        let push_pawn = |list: &mut ShortList, from: Square, kind: MoveKind| {
+            if !free(from) {
+                return;
+            }
+            if to.rank() == last {
+                for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                    list.push(Move::new(from, to, MoveKind::Promotion(role)));
+                }
+            } else {
+                list.push(Move::new(from, to, kind));
+            }
+        };
+        if theirs.contains(to) {
+            for from in attacks::pawn_attacks(them, to) & pawns {
+                push_pawn(&mut list, from, MoveKind::Normal);
+            }
+        } else if let Some(one) = square_at(to as i32 - up) {
+            if pawns.contains(one) {
+                push_pawn(&mut list, one, MoveKind::Normal);
+            } else if to.rank() == fourth && !occupied.contains(one) {
+                if let Some(two) = square_at(one as i32 - up) {
+                    if pawns.contains(two) {
+                        push_pawn(&mut list, two, MoveKind::DoublePush);
+                    }
+                }
+            }
+        }
+        list
+    }
+
     /// The en-passant square only when a legal en-passant capture exists.
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        self.legal_moves()
+        self.legal_moves_to(ep, false)
+            .as_slice()
             .iter()
             .any(|m| m.is_en_passant())
             .then_some(ep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions from random playouts of every suite position: checks, pins, en
+    /// passant, promotions and castling all come up.
+    fn positions() -> Vec<Position> {
+        let suite = include_str!("../tests/data/perft-suite.epd");
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut out = Vec::new();
+        for line in suite.lines() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            let Ok(start) = Position::from_fen(fen) else {
+                continue;
+            };
+            for _ in 0..20 {
+                let mut pos = start;
+                for _ in 0..60 {
+                    out.push(pos);
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn moves_to_a_square_are_the_full_list_filtered() {
+        for pos in positions() {
+            let all = pos.legal_moves();
+            for to in Square::ALL {
+                let mut expected: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_castle() && m.to() == to)
+                    .collect();
+                let mut got: Vec<Move> = pos.legal_moves_to(to, false).as_slice().to_vec();
+                expected.sort_by_key(|m| format!("{m:?}"));
+                got.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(got, expected, "{} to {to}", pos.fen());
+            }
+            let castles: Vec<Move> = all.iter().copied().filter(|m| m.is_castle()).collect();
+            let got: Vec<Move> = pos
+                .legal_moves_to(Square::A1, true)
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| m.is_castle())
+                .collect();
+            assert_eq!(got, castles, "{}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn has_legal_moves_agrees_with_the_list() {
+        let positions = positions();
+        assert!(positions.iter().any(|p| p.legal_moves().is_empty()));
+        for pos in positions {
+            assert_eq!(
+                pos.has_legal_moves(),
+                !pos.legal_moves().is_empty(),
+                "{}",
+                pos.fen()
+            );
+        }
     }
 }

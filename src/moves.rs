@@ -106,6 +106,46 @@ impl fmt::Debug for Move {
     }
 }
 
+/// The legal moves to one square (the candidates of a SAN move): few enough for a short
+/// list that costs nothing to set up.
+#[derive(Clone, Copy)]
+pub struct ShortList {
+    moves: [Move; SHORT_MOVES],
+    len: usize,
+}
+
+/// More moves than can reach one square in any position (16 pieces, a pawn's four
+/// promotions counted four times).
+const SHORT_MOVES: usize = 64;
+
+impl Default for ShortList {
+    fn default() -> ShortList {
+        ShortList::new()
+    }
+}
+
+impl ShortList {
+    pub const fn new() -> ShortList {
+        ShortList {
+            moves: [Move(0); SHORT_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        self.moves.get(..self.len).unwrap_or(&[])
+    }
+}
+
 /// The most legal moves any chess position has is 218; this leaves room.
 pub const MAX_MOVES: usize = 256;
 

@@ -276,6 +276,26 @@ impl Position {
         next
     }
 
+    /// The position after the side to move passes (a PGN null move, which annotators use
+    /// in variations to show a threat); `None` in check, where passing would leave the
+    /// king attacked.
+    pub fn after_null(&self) -> Option<Position> {
+        if self.is_check() {
+            return None;
+        }
+        let mut next = *self;
+        if let Some(ep) = next.ep_square.take() {
+            next.key ^= ep_key(ep);
+        }
+        next.key ^= TURN_KEY;
+        next.turn = self.turn.other();
+        next.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            next.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        Some(next)
+    }
+
     /// The position after a legal move, without its key: perft's inner loop, which never
     /// reads the key, skips that work.
     #[inline(always)]

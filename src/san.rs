@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
@@ -53,13 +53,18 @@ enum SanText {
 
 /// Strips what people append to a move: check and mate marks, annotation glyphs and an
 /// en-passant note.
-fn strip_suffixes(mut text: &str) -> &str {
+fn strip_suffixes(mut text: &[u8]) -> &[u8] {
+    if !matches!(text.last(), Some(b'+' | b'#' | b'!' | b'?' | b'.' | b'p')) {
+        return text;
+    }
     loop {
-        let trimmed = text
-            .trim_end_matches(['+', '#', '!', '?'])
-            .trim_end_matches(" e.p.")
-            .trim_end_matches("e.p.")
-            .trim_end_matches("ep");
+        let mut trimmed = text;
+        while let [rest @ .., b'+' | b'#' | b'!' | b'?'] = trimmed {
+            trimmed = rest;
+        }
+        let trimmed = trimmed.strip_suffix(b" e.p.").unwrap_or(trimmed);
+        let trimmed = trimmed.strip_suffix(b"e.p.").unwrap_or(trimmed);
+        let trimmed = trimmed.strip_suffix(b"ep").unwrap_or(trimmed);
         if trimmed.len() == text.len() {
             return text;
         }
@@ -67,77 +72,99 @@ fn strip_suffixes(mut text: &str) -> &str {
     }
 }
 
-fn parse_text(text: &str) -> Result<SanText, SanError> {
-    let text = strip_suffixes(text.trim());
+fn trim_ascii(text: &[u8]) -> &[u8] {
+    text.trim_ascii()
+}
+
+fn file_of(b: u8) -> Option<File> {
+    b.is_ascii_lowercase()
+        .then(|| File::from_char(char::from(b)))
+        .flatten()
+}
+
+fn rank_of(b: u8) -> Option<Rank> {
+    Rank::from_char(char::from(b))
+}
+
+/// SAN bytes broken into their parts, without allocating: moves in PGN files are read
+/// by the million.
+fn parse_text(text: &[u8]) -> Result<SanText, SanError> {
+    let text = strip_suffixes(trim_ascii(text));
     match text {
-        "O-O" | "0-0" | "o-o" => return Ok(SanText::Castle { king_side: true }),
-        "O-O-O" | "0-0-0" | "o-o-o" => return Ok(SanText::Castle { king_side: false }),
+        b"O-O" | b"0-0" | b"o-o" => return Ok(SanText::Castle { king_side: true }),
+        b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(SanText::Castle { king_side: false }),
         _ => {}
     }
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let role = match chars.first() {
-        Some(&c @ ('N' | 'B' | 'R' | 'Q' | 'K')) => {
-            i = 1;
-            Role::from_char(c).unwrap_or(Role::Pawn)
+    // The shapes most moves have, read at once: e4, Nf3, Nxf3, exd5.
+    let piece = |c: u8| Role::from_char(char::from(c)).unwrap_or(Role::Pawn);
+    let square = |f: u8, r: u8| match (file_of(f), rank_of(r)) {
+        (Some(f), Some(r)) => Some(Square::from_coords(f, r)),
+        _ => None,
+    };
+    let quick = match *text {
+        [f, r] => square(f, r).map(|to| (Role::Pawn, None, to)),
+        [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), f, r]
+        | [p @ (b'N' | b'B' | b'R' | b'Q' | b'K'), b'x', f, r] => {
+            square(f, r).map(|to| (piece(p), None, to))
         }
-        Some('P') => {
-            i = 1;
-            Role::Pawn
+        [from @ b'a'..=b'h', b'x', f, r] => square(f, r).map(|to| (Role::Pawn, file_of(from), to)),
+        _ => None,
+    };
+    if let Some((role, file, to)) = quick {
+        return Ok(SanText::Normal {
+            role,
+            file,
+            rank: None,
+            to,
+            promotion: None,
+        });
+    }
+    let (role, rest) = match text.split_first() {
+        Some((&c @ (b'N' | b'B' | b'R' | b'Q' | b'K'), rest)) => {
+            (Role::from_char(char::from(c)).unwrap_or(Role::Pawn), rest)
         }
-        _ => Role::Pawn,
+        Some((b'P', rest)) => (Role::Pawn, rest),
+        _ => (Role::Pawn, text),
     };
 
-    // The rest is [file][rank][x|:|-]file rank[[=|/|(]piece[)]].
-    let rest = &chars[i..];
-    // Find the target square: the last file-letter + rank-digit pair before any promotion.
-    let mut target_at = None;
-    for j in (0..rest.len().saturating_sub(1)).rev() {
-        if File::from_char(rest[j]).is_some()
-            && rest[j].is_ascii_lowercase()
-            && Rank::from_char(rest[j + 1]).is_some()
-        {
-            target_at = Some(j);
-            break;
-        }
-    }
-    let j = target_at.ok_or(SanError::Syntax)?;
+    // The rest is [file][rank][x|:|-]file rank[[=|/|(]piece[)]]. The target square is
+    // the last file-letter + rank-digit pair.
+    let j = (0..rest.len().saturating_sub(1))
+        .rev()
+        .find(|&j| file_of(rest[j]).is_some() && rank_of(rest[j + 1]).is_some())
+        .ok_or(SanError::Syntax)?;
     let to = Square::from_coords(
-        File::from_char(rest[j]).ok_or(SanError::Syntax)?,
-        Rank::from_char(rest[j + 1]).ok_or(SanError::Syntax)?,
+        file_of(rest[j]).ok_or(SanError::Syntax)?,
+        rank_of(rest[j + 1]).ok_or(SanError::Syntax)?,
     );
 
-    let mut hint: &[char] = &rest[..j];
-    if let Some((&last, init)) = hint.split_last() {
-        if matches!(last, 'x' | ':' | '-') {
-            hint = init;
-        }
+    let mut hint = &rest[..j];
+    if let [init @ .., b'x' | b':' | b'-'] = hint {
+        hint = init;
     }
-    let (file, rank) = match hint {
+    let (file, rank) = match *hint {
         [] => (None, None),
-        [c] => match (
-            File::from_char(*c).filter(|_| c.is_ascii_lowercase()),
-            Rank::from_char(*c),
-        ) {
+        [c] => match (file_of(c), rank_of(c)) {
             (Some(f), _) => (Some(f), None),
             (None, Some(r)) => (None, Some(r)),
             _ => return Err(SanError::Syntax),
         },
         [f, r] if f.is_ascii_lowercase() => (
-            Some(File::from_char(*f).ok_or(SanError::Syntax)?),
-            Some(Rank::from_char(*r).ok_or(SanError::Syntax)?),
+            Some(file_of(f).ok_or(SanError::Syntax)?),
+            Some(rank_of(r).ok_or(SanError::Syntax)?),
         ),
         _ => return Err(SanError::Syntax),
     };
 
-    let promotion_text: String = rest[j + 2..]
+    let mut letters = rest[j + 2..]
         .iter()
-        .filter(|c| !matches!(c, '=' | '/' | '(' | ')'))
-        .collect();
-    let promotion = match promotion_text.as_str() {
-        "" => None,
-        p if p.chars().count() == 1 => match p.chars().next().and_then(Role::from_char) {
-            Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(r),
+        .filter(|c| !matches!(c, b'=' | b'/' | b'(' | b')'));
+    let promotion = match (letters.next(), letters.next()) {
+        (None, _) => None,
+        (Some(&c), None) => match Role::from_char(char::from(c)) {
+            Some(r @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) if c.is_ascii() => {
+                Some(r)
+            }
             _ => return Err(SanError::Syntax),
         },
         _ => return Err(SanError::Syntax),
@@ -226,44 +253,76 @@ impl Position {
     /// The legal move SAN text names. Tolerant of `0-0`, missing or wrong `+`/`#`,
     /// `e8Q`, `exd6e.p.` and long forms like `Ng1f3`.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
+        self.find_san(&self.legal_moves(), text.as_bytes())
+    }
+
+    /// The move of `legal` (this position's legal moves) that SAN bytes name. Finding
+    /// the one match allocates nothing; only the errors do.
+    pub fn find_san(&self, legal: &MoveList, text: &[u8]) -> Result<Move, SanError> {
+        self.match_san(legal.as_slice(), parse_text(text)?)
+    }
+
+    /// The legal move SAN bytes name, found by generating only the moves to its target
+    /// square (or the castling moves): cheaper than the whole list when the list is not
+    /// needed for anything else.
+    pub fn find_san_lean(&self, text: &[u8]) -> Result<Move, SanError> {
         let parsed = parse_text(text)?;
-        let legal = self.legal_moves();
-        let candidates: Vec<Move> = match parsed {
-            SanText::Castle { king_side } => legal
-                .iter()
-                .copied()
-                .filter(|m| m.is_castle() && (m.to().file() > m.from().file()) == king_side)
-                .collect(),
+        let candidates = match parsed {
+            // Castling moves come with the king's moves to a1, which cannot match.
+            SanText::Castle { .. } => self.legal_moves_of_to(Some(Role::King), Square::A1, true),
+            SanText::Normal { role, to, .. } => self.legal_moves_of_to(Some(role), to, false),
+        };
+        self.match_san(candidates.as_slice(), parsed)
+    }
+
+    fn match_san(&self, legal: &[Move], parsed: SanText) -> Result<Move, SanError> {
+        let matches = |m: &Move| match parsed {
+            SanText::Castle { king_side } => {
+                m.is_castle() && (m.to().file() > m.from().file()) == king_side
+            }
             SanText::Normal {
                 role,
                 file,
                 rank,
                 to,
-                promotion,
+                ..
             } => {
                 // A pawn move without a file is a push: `e4` never means `dxe4`.
                 let file = file.or((role == Role::Pawn).then_some(to.file()));
-                let matches = |m: &Move| {
-                    !m.is_castle()
-                        && m.to() == to
-                        && self.role_at(m.from()) == Some(role)
-                        && file.is_none_or(|f| m.from().file() == f)
-                        && rank.is_none_or(|r| m.from().rank() == r)
-                };
-                let shaped: Vec<Move> = legal.iter().copied().filter(matches).collect();
-                if promotion.is_none() && shaped.iter().any(|m| m.promotion().is_some()) {
-                    return Err(SanError::PromotionRequired);
-                }
-                shaped
-                    .into_iter()
-                    .filter(|m| m.promotion() == promotion)
-                    .collect()
+                !m.is_castle()
+                    && m.to() == to
+                    && self.role_at(m.from()) == Some(role)
+                    && file.is_none_or(|f| m.from().file() == f)
+                    && rank.is_none_or(|r| m.from().rank() == r)
             }
         };
-        match candidates.as_slice() {
-            [] => Err(SanError::NoSuchMove),
-            [m] => Ok(*m),
-            _ => Err(SanError::Ambiguous(candidates)),
+        let promotion = match parsed {
+            SanText::Normal { promotion, .. } => promotion,
+            SanText::Castle { .. } => None,
+        };
+        let mut found = None;
+        let mut count = 0;
+        let mut promotes = false;
+        for m in legal.iter().filter(|m| matches(m)) {
+            promotes |= m.promotion().is_some();
+            if m.promotion() == promotion {
+                count += 1;
+                found = Some(*m);
+            }
+        }
+        if promotion.is_none() && promotes {
+            return Err(SanError::PromotionRequired);
+        }
+        match (count, found) {
+            (1, Some(m)) => Ok(m),
+            (0, _) | (_, None) => Err(SanError::NoSuchMove),
+            _ => Err(SanError::Ambiguous(
+                legal
+                    .iter()
+                    .copied()
+                    .filter(|m| matches(m) && m.promotion() == promotion)
+                    .collect(),
+            )),
         }
     }
 }
@@ -276,7 +335,7 @@ impl Position {
     pub fn explain_san(&self, text: &str) -> Option<crate::diagnose::IllegalMove> {
         use crate::uci::{CastlingMode, UciMove};
         let us = self.turn;
-        let origins: Vec<(Square, Square)> = match parse_text(text).ok()? {
+        let origins: Vec<(Square, Square)> = match parse_text(text.as_bytes()).ok()? {
             SanText::Castle { king_side } => {
                 let king = self.king(us);
                 let rank = crate::position::back_rank(us);

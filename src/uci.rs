@@ -44,7 +44,9 @@ impl FromStr for UciMove {
 
     /// Parses `e2e4` or `e7e8q` (the promotion letter in either case).
     fn from_str(text: &str) -> Result<UciMove, ParseUciError> {
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+        // Squares are read in either case, but an upper-case B first is SAN's bishop:
+        // `B6d7` is the bishop of the sixth rank to d7, never b6d7.
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) || text.starts_with('B') {
             return Err(ParseUciError);
         }
         let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;

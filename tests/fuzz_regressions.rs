@@ -52,6 +52,11 @@ fn session_inputs() {
     assert!(replay("session", checks::session) > 3);
 }
 
+#[test]
+fn pgn_inputs() {
+    assert!(replay("pgn", checks::pgn) > 5);
+}
+
 /// Found by the `fen` fuzzer: a half-move clock of u32::MAX overflowed when a move was
 /// played (a panic with overflow checks, a clock wrapping to 0 without).
 #[test]

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::protocol::run_arbiter;
+use crate::protocol::{padded_game, run_arbiter, TempPgn};
 
 fn objects(stdout: &str) -> Vec<Value> {
     stdout
@@ -59,6 +59,52 @@ fn lines_refused_before_parsing_answer_an_error_without_a_command() {
     assert_eq!(codes, ["none", "bad-input", "bad-input", "line-too-long"]);
     assert!(answers[1..].iter().all(|a| a.get("answer").is_none()));
     assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn the_json_pgn_string_is_the_text_answer_without_its_end_line() {
+    let commands = "position startpos moves d4 d5 c4 e6 Nc3 Nf6 Bg5 Be7\n\
+                    tag White  A. Player\ntag Opening Queen's Gambit Declined\nresign\npgn\n";
+    let (text, _) = run_arbiter(&[], commands);
+    let (json, _) = run_arbiter(&["--json"], commands);
+    let answers = objects(&json.stdout);
+    let pgn = answers.last().expect("the pgn answer");
+    assert_eq!(pgn["answer"], "pgn");
+    let exported = pgn["pgn"].as_str().expect("a string");
+    let text_pgn = text
+        .stdout
+        .split_once("[Event")
+        .map(|(_, rest)| format!("[Event{rest}"))
+        .expect("the text pgn answer");
+    assert_eq!(format!("{exported}end\n"), text_pgn);
+    assert!(exported.contains("[White \"A. Player\"]\n"), "{exported}");
+    assert!(exported.ends_with(" 0-1\n"), "{exported}");
+}
+
+#[test]
+fn a_game_past_the_pgn_limit_is_an_error_object() {
+    use arbiter::pgn::stream::MAX_GAME;
+    let file = TempPgn::new("json-too-long", &padded_game("Too long", MAX_GAME + 1));
+    let (run, _) = run_arbiter(
+        &["--json"],
+        format!("@big position pgn {}\nhistory\n", file.path()),
+    );
+    let answers = objects(&run.stdout);
+    assert_eq!(answers.len(), 2, "{}", run.stdout);
+    assert_eq!(answers[0]["answer"], "position");
+    assert_eq!(answers[0]["id"], "big");
+    assert_eq!(answers[0]["error"]["code"], "game-too-long");
+    assert!(answers[0]["error"]["message"].is_string());
+    // Refused, so the game is untouched.
+    assert_eq!(answers[1]["moves"], serde_json::json!([]));
+}
+
+#[test]
+fn json_and_the_pgn_database_mode_are_a_usage_error_together() {
+    let (run, _) = run_arbiter(&["--json", "--pgn"], "");
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("--json"), "{}", run.stderr);
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn run(input: &[u8]) -> (String, String, Option<i32>) {
 }
 
 /// A field of /proc/<pid>/status, in KiB.
-fn proc_kib(pid: u32, field: &str) -> u64 {
+pub(crate) fn proc_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
     status
         .lines()

@@ -1,5 +1,6 @@
 //! One integration-test binary, so the suites link once.
 
+mod database;
 mod differential;
 mod differential_scale;
 mod fuzz_regressions;
@@ -7,6 +8,8 @@ mod json_mode;
 mod limits;
 mod long_work;
 mod perft;
+mod pgn_python;
+mod pgn_roundtrip;
 mod properties;
 mod protocol;
 mod repl;

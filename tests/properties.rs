@@ -24,7 +24,7 @@ use arbiter::uci::{CastlingMode, UciMove};
 use proptest::prelude::*;
 
 /// Start positions: (FEN, Chess960).
-const STARTS: &[(&str, bool)] = &[
+pub(super) const STARTS: &[(&str, bool)] = &[
     (
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         false,
@@ -63,7 +63,7 @@ const STARTS: &[(&str, bool)] = &[
 ];
 
 /// How many games each property plays: `PROPTEST_CASES`, or a quick default.
-fn cases() -> u32 {
+pub(super) fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -87,7 +87,7 @@ fn mode(chess960: bool) -> CastlingMode {
 
 /// Picks a legal move: by index, or (for a third of the choices) the move taking back
 /// our previous one when it is legal.
-fn choose(pos: &Position, ours_before: Option<Move>, choice: u16) -> Option<Move> {
+pub(super) fn choose(pos: &Position, ours_before: Option<Move>, choice: u16) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return None;

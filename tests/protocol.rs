@@ -649,3 +649,262 @@ fn a_reader_that_goes_away_ends_the_process_quietly() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert!(output.status.code().is_some(), "killed by a signal");
 }
+
+#[test]
+fn a_pipe_sees_no_banner_and_the_text_board_whatever_the_colour_settings() {
+    let text = arbiter(&[], "d\n").stdout;
+    assert!(text.starts_with(" +---+---+"), "{text}");
+    let mut child = Command::new(BIN)
+        .args(["--echo"])
+        .env("TERM", "xterm-256color")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"d\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("> d\n{text}")
+    );
+    assert_eq!(arbiter(&["--no-color"], "d\n").stdout, text);
+}
+
+#[test]
+fn completions_prints_a_script_for_each_shell() {
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef arbiter"),
+        ("fish", "complete -c arbiter"),
+    ] {
+        let run = arbiter(&["--completions", shell], "");
+        assert_eq!(run.code, Some(0), "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains(marker), "{shell}:\n{}", run.stdout);
+        assert!(run.stdout.contains("no-color"), "{shell} lacks the flags");
+    }
+    assert_eq!(arbiter(&["--completions", "tcsh"], "").code, Some(2));
+}
+
+// ---- position pgn over generated files ----
+
+/// A generated PGN file under the temporary directory, removed when dropped.
+pub(crate) struct TempPgn(PathBuf);
+
+impl TempPgn {
+    pub(crate) fn new(name: &str, bytes: &[u8]) -> TempPgn {
+        let path = std::env::temp_dir().join(format!(
+            "arbiter-protocol-{}-{name}.pgn",
+            std::process::id()
+        ));
+        std::fs::write(&path, bytes).expect("write the PGN file");
+        TempPgn(path)
+    }
+
+    pub(crate) fn path(&self) -> String {
+        self.0.display().to_string()
+    }
+}
+
+impl Drop for TempPgn {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs a transcript (its `> ` lines through `--echo`) and asserts it is what it says.
+fn assert_transcript(name: &str, transcript: &str) {
+    if let Some(difference) = check_transcript(name, transcript) {
+        panic!("{difference}");
+    }
+}
+
+/// One game of `len` bytes exactly, from its first byte to the end of its result token:
+/// 1. e4 e5 with a comment that pads it, won by white (a resignation).
+pub(crate) fn padded_game(event: &str, len: usize) -> Vec<u8> {
+    let head = format!("[Event \"{event}\"]\n\n1. e4 {{");
+    let tail = "} e5 1-0";
+    let pad = len - head.len() - tail.len();
+    let mut game = head.into_bytes();
+    game.extend(std::iter::repeat_n(b'x', pad));
+    game.extend_from_slice(tail.as_bytes());
+    assert_eq!(game.len(), len);
+    game
+}
+
+#[test]
+fn position_pgn_refuses_a_game_past_the_limit_wherever_it_is_read_from() {
+    use arbiter::pgn::stream::MAX_GAME;
+    let mut bytes = padded_game("At the limit", MAX_GAME);
+    bytes.extend_from_slice(b"\n\n");
+    // Longer than the limit, but short enough that one read of a file holds it whole.
+    bytes.extend(padded_game("Past the limit", MAX_GAME + MAX_GAME / 10));
+    bytes.extend_from_slice(b"\n\n[Event \"After\"]\n\n1. d4 d5 *\n");
+    let file = TempPgn::new("too-long", &bytes);
+    let path = file.path();
+    assert_transcript(
+        "game-too-long",
+        &format!(
+            "> position startpos moves e4\n\
+             > position pgn {path} 2\n\
+             error game-too-long game 2: the game is longer than 1048576 bytes\n\
+             > history\n\
+             history e2e4\n\
+             > position pgn {path} 1\n\
+             > status\n\
+             status resigned winner white\n\
+             > position pgn {path} 3\n\
+             > history\n\
+             history d2d4 d7d5\n\
+             > position pgn {path} 4\n\
+             error no-such-game {path} holds 3 games, so there is no game 4\n"
+        ),
+    );
+    // Through a pipe the file arrives in small reads: the same answers.
+    let fifo = std::env::temp_dir().join(format!("arbiter-protocol-{}.fifo", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped the pipe: mkfifo is not available");
+        return;
+    }
+    let pipe = fifo.display().to_string();
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // The arbiter stops reading after the game it wants: a broken pipe is fine.
+            let _ = std::fs::write(fifo, bytes);
+        })
+    };
+    let run = arbiter(&[], format!("position pgn {pipe} 2\n"));
+    writer.join().expect("writer thread");
+    let _ = std::fs::remove_file(&fifo);
+    assert_eq!(
+        run.stdout,
+        "error game-too-long game 2: the game is longer than 1048576 bytes\n"
+    );
+}
+
+/// Game `n` of the many-games file: its own tags and a short random legal game.
+fn numbered_game(n: usize) -> (String, Vec<String>) {
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64 ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut game = Game::default();
+    let mut text = format!("[Event \"Game {n}\"]\n[Round \"{n}\"]\n[Result \"*\"]\n\n");
+    let mut history = Vec::new();
+    for ply in 0..24 {
+        let moves = game.legal_moves().clone();
+        if moves.is_empty() || game.status().is_over() {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = moves.as_slice()[(seed % moves.len() as u64) as usize];
+        if ply % 2 == 0 {
+            text.push_str(&format!("{}. ", ply / 2 + 1));
+        }
+        text.push_str(&game.position().san(m));
+        text.push(' ');
+        history.push(m.to_uci(CastlingMode::Standard).to_string());
+        game.play(m);
+    }
+    text.push_str("*\n\n");
+    (text, history)
+}
+
+#[test]
+fn position_pgn_finds_the_last_of_five_thousand_games() {
+    let mut bytes = String::new();
+    let mut histories = Vec::new();
+    for n in 1..=5000 {
+        let (text, history) = numbered_game(n);
+        bytes.push_str(&text);
+        histories.push(history.join(" "));
+    }
+    let file = TempPgn::new("many", bytes.as_bytes());
+    let path = file.path();
+    let started = Instant::now();
+    let run = arbiter(
+        &[],
+        format!(
+            "position pgn {path} 5000\nhistory\npgn\nposition pgn {path} 2500\nhistory\n\
+             position pgn {path} 5001\n"
+        ),
+    );
+    let took = started.elapsed();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("history {}", histories[4999]),
+        "{}",
+        run.stdout
+    );
+    assert!(lines.contains(&"[Event \"Game 5000\"]"), "{}", run.stdout);
+    assert!(lines.contains(&"[Round \"5000\"]"), "{}", run.stdout);
+    assert!(
+        lines.contains(&format!("history {}", histories[2499]).as_str()),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            format!("error no-such-game {path} holds 5000 games, so there is no game 5001")
+                .as_str()
+        )
+    );
+    // The games before the one asked for are only scanned: well under a second each
+    // time on a file of this size (the bound is loose for a loaded machine).
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+#[test]
+fn position_pgn_reads_a_file_whose_last_game_is_cut() {
+    let whole = "[Event \"One\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n\
+                 [Event \"Two\"]\n\n1. d4 d5 *\n\n";
+    for (name, last, error) in [
+        (
+            "after-a-move",
+            "[Event \"Three\"]\n\n1. c4 e5 2. Nc3",
+            "pgn-syntax game 3: the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)",
+        ),
+        (
+            "in-a-comment",
+            "[Event \"Three\"]\n\n1. c4 { the file ends he",
+            "pgn-syntax game 3: a { comment is not closed",
+        ),
+        (
+            "in-a-variation",
+            "[Event \"Three\"]\n\n1. c4 (1. b3 e5",
+            "pgn-syntax game 3: a ( variation is not closed",
+        ),
+        (
+            "in-the-tags",
+            "[Event \"Three\"]\n[Site \"cut",
+            "pgn-syntax game 3: a tag pair is not [Name \"value\"] on one line",
+        ),
+    ] {
+        let file = TempPgn::new(&format!("cut-{name}"), format!("{whole}{last}").as_bytes());
+        let path = file.path();
+        assert_transcript(
+            name,
+            &format!(
+                "> position pgn {path} 2\n\
+                 > position pgn {path} 3\n\
+                 error {error}\n\
+                 > history\n\
+                 history d2d4 d7d5\n\
+                 > position pgn {path} 1\n\
+                 > status\n\
+                 status draw reason agreement\n\
+                 > position pgn {path} 4\n\
+                 error no-such-game {path} holds 3 games, so there is no game 4\n"
+            ),
+        );
+    }
+}

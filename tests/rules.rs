@@ -923,6 +923,22 @@ fn san_reads_disambiguated_moves() {
     assert_eq!(p.parse_san("Nf3d2"), Ok(legal(&p, "f3d2", STANDARD)));
 }
 
+/// `B6d7` is SAN for the bishop of the sixth rank going to d7, as `san` writes it (and
+/// as PGN files have it); it must be read as SAN even though, read case-insensitively,
+/// it also spells the squares b6 and d7. UCI text from the b-file is lower case.
+#[test]
+fn a_bishop_named_by_its_rank_is_san_not_uci() {
+    let p = pos("2B4k/8/1nB5/8/8/8/8/4K3 w - - 0 1");
+    let c6d7 = legal(&p, "c6d7", STANDARD);
+    assert_eq!(p.san(c6d7), "B6d7");
+    assert_eq!(arbiter::game::resolve_move(&p, "B6d7", STANDARD), Ok(c6d7));
+    let game = arbiter::game::Game::new(p, STANDARD);
+    assert_eq!(game.parse_move("B6d7"), Ok(c6d7));
+    assert_eq!(game.parse_move("B8d7"), Ok(legal(&p, "c8d7", STANDARD)));
+    assert!("B6d7".parse::<UciMove>().is_err());
+    assert_eq!(uci("b6d7").from, Square::B6);
+}
+
 #[test]
 fn san_tolerates_zero_castling() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");

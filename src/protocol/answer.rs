@@ -10,6 +10,7 @@ use crate::role::Role;
 use crate::square::Square;
 
 use super::error::ProtocolError;
+use super::help::Topic;
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -79,7 +80,11 @@ pub enum Answer {
     Undone(String),
     History(Vec<String>),
     San(String),
+    /// `pgn`: the game in export format, ending with its newline.
+    Pgn(String),
     Help,
+    /// `help <command>`.
+    HelpOn(&'static Topic),
 }
 
 /// A move as `move` and `moves verbose` describe it.
@@ -166,7 +171,7 @@ pub const HELP: &[&str] = &[
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
     "setoption name Threads value <n>: threads for perft (0: one per core)",
     "setoption name JSON value true|false: answers as JSON Lines",
-    "position startpos|fen <FEN> [moves <move>...]: replace the game",
+    "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
     "perft <depth>: the total nodes",
@@ -184,6 +189,8 @@ pub const HELP: &[&str] = &[
     "draw: draw by agreement",
     "claim: claim a threefold or fifty-move draw",
     "san <move>: a move in SAN",
+    "tag <name> [<value>]: set a PGN tag, or remove it without a value",
+    "pgn: the game in PGN export format, then end",
     "help: this list",
     "stop: end a running perft",
     "quit: exit",
@@ -304,11 +311,30 @@ fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
         out.write_all(RULE.as_bytes())?;
     }
     out.write_all(b"   a   b   c   d   e   f   g   h\n\n")?;
+    write_board_facts(out, pos)
+}
+
+/// The lines under any drawing of the board: the FEN, the key and the checkers.
+pub(super) fn write_board_facts(out: &mut impl Write, pos: &Position) -> io::Result<()> {
     writeln!(out, "Fen: {}", pos.fen())?;
     writeln!(out, "Key: {:016X}", pos.key())?;
     let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
     checkers.sort();
     write_list(out, "Checkers:", checkers)
+}
+
+/// `help <command>`: the syntax, the summary, the example indented (its `> ` lines
+/// would otherwise read as commands in a transcript), then `end`.
+fn write_topic(out: &mut impl Write, topic: &Topic) -> io::Result<()> {
+    writeln!(out, "{}\n{}\nexample:", topic.syntax, topic.summary)?;
+    for line in topic.example.lines() {
+        if line.is_empty() {
+            out.write_all(b"\n")?;
+        } else {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    writeln!(out, "end")
 }
 
 impl Answer {
@@ -390,12 +416,17 @@ impl Answer {
             Answer::Undone(uci) => writeln!(out, "undone {uci}"),
             Answer::History(moves) => write_list(out, "history", moves),
             Answer::San(san) => writeln!(out, "san {san}"),
+            Answer::Pgn(text) => {
+                out.write_all(text.as_bytes())?;
+                writeln!(out, "end")
+            }
             Answer::Help => {
                 for line in HELP {
                     writeln!(out, "{line}")?;
                 }
                 writeln!(out, "end")
             }
+            Answer::HelpOn(topic) => write_topic(out, topic),
         }
     }
 }

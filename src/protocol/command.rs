@@ -4,6 +4,7 @@ use crate::color::Color;
 use crate::square::Square;
 
 use super::error::ProtocolError;
+use super::help::{self, Topic};
 
 /// The deepest perft the protocol runs. Perft 10 from the start position is about
 /// 7 * 10^13 nodes, days of work at a few hundred million nodes a second; a deeper
@@ -16,6 +17,11 @@ pub enum Start {
     StartPos,
     /// The FEN's fields, joined by single spaces.
     Fen(String),
+    /// Game `game` (counted from 1) of a PGN file.
+    Pgn {
+        path: String,
+        game: usize,
+    },
 }
 
 /// One protocol command with its arguments.
@@ -54,14 +60,21 @@ pub enum Command<'a> {
     Draw,
     Claim,
     San(&'a str),
+    /// Sets a tag to the rest of the line, or with no value removes it.
+    Tag {
+        name: &'a str,
+        value: Option<&'a str>,
+    },
+    Pgn,
     Help,
+    HelpOn(&'static Topic),
     /// Ends a running perft; nothing otherwise.
     Stop,
     Quit,
 }
 
 /// The command keywords, for help and completion.
-pub const KEYWORDS: [&str; 25] = [
+pub const KEYWORDS: [&str; 27] = [
     "uci",
     "isready",
     "ucinewgame",
@@ -84,6 +97,8 @@ pub const KEYWORDS: [&str; 25] = [
     "draw",
     "claim",
     "san",
+    "tag",
+    "pgn",
     "help",
     "stop",
     "quit",
@@ -151,7 +166,21 @@ impl<'a> Command<'a> {
             "draw" => no_args(keyword, &args, Command::Draw)?,
             "claim" => no_args(keyword, &args, Command::Claim)?,
             "san" => Command::San(one_move(keyword, &args)?),
-            "help" => no_args(keyword, &args, Command::Help)?,
+            "tag" => parse_tag(line)?,
+            "pgn" => no_args(keyword, &args, Command::Pgn)?,
+            "help" => match args.as_slice() {
+                [name] => match help::topic(name) {
+                    Some(topic) => Command::HelpOn(topic),
+                    // Refused in the words `help` had before it took a command name.
+                    None => no_args(keyword, &args, Command::Help)?,
+                },
+                [_, _, ..] => {
+                    return Err(ProtocolError::BadArgument(
+                        "help takes at most one command name".to_string(),
+                    ))
+                }
+                [] => Command::Help,
+            },
             "stop" => no_args(keyword, &args, Command::Stop)?,
             "quit" => no_args(keyword, &args, Command::Quit)?,
             _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
@@ -224,6 +253,31 @@ fn parse_depth(text: &str) -> Result<u32, ProtocolError> {
 fn parse_position<'a>(args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
     let (start, rest) = match args.split_first() {
         Some((&"startpos", rest)) => (Start::StartPos, rest),
+        Some((&"pgn", rest)) => {
+            let (path, game) = match rest {
+                [path] => (path, 1),
+                [path, n] => match n.parse::<usize>() {
+                    Ok(n) if n >= 1 => (path, n),
+                    _ => {
+                        return Err(ProtocolError::BadArgument(format!(
+                            "game number '{n}' is not a whole number from 1"
+                        )))
+                    }
+                },
+                _ => {
+                    return Err(ProtocolError::BadArgument(
+                        "position pgn takes a file and optionally a game number".to_string(),
+                    ))
+                }
+            };
+            return Ok(Command::Position {
+                start: Start::Pgn {
+                    path: path.to_string(),
+                    game,
+                },
+                moves: Vec::new(),
+            });
+        }
         Some((&"fen", rest)) => {
             let fen_len = rest
                 .iter()
@@ -234,7 +288,7 @@ fn parse_position<'a>(args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
         }
         _ => {
             return Err(ProtocolError::BadArgument(
-                "position takes startpos or fen <FEN>, then optionally moves <move>...".to_string(),
+                "position takes startpos or fen <FEN>, then optionally moves <move>..., or pgn <file> [<n>]".to_string(),
             ))
         }
     };
@@ -269,5 +323,24 @@ fn parse_setoption(args: &[&str]) -> Result<Command<'static>, ProtocolError> {
     Ok(Command::SetOption {
         name: name.join(" "),
         value: value.split_first().map(|(_, v)| v.join(" ")),
+    })
+}
+
+/// `tag <Name> [<value...>]`: the value is the rest of the line as typed, blanks
+/// between its words kept.
+fn parse_tag(line: &str) -> Result<Command<'_>, ProtocolError> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("tag").unwrap_or(rest).trim_start();
+    let name_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (name, value) = rest.split_at(name_len);
+    if name.is_empty() {
+        return Err(ProtocolError::BadArgument(
+            "tag takes a name and a value, or a name alone to remove it".to_string(),
+        ));
+    }
+    let value = value.trim();
+    Ok(Command::Tag {
+        name,
+        value: (!value.is_empty()).then_some(value),
     })
 }

@@ -1,65 +1,441 @@
-//! Tab completion for the interactive mode: command keywords first, then the legal
-//! moves of the position (UCI and SAN), squares and the fixed argument words.
+//! Tab completion for the interactive mode. What a word completes to depends on where
+//! it stands: command names first, then each command's own arguments — the legal moves
+//! in SAN (and in UCI once an origin square is typed) after `move`, `legal`, `san` and
+//! inside `position ... moves`, option names and values after `setoption`, file paths
+//! after `position pgn`. A leading `@<id>` is the client's and is passed over.
 
+use std::path::Path;
+
+use crate::game::resolve_move;
 use crate::position::Position;
 use crate::square::Square;
 use crate::uci::CastlingMode;
 
+use super::answer::{OptionKind, OPTIONS};
 use super::command::KEYWORDS;
+use super::session::Session;
 
-/// Words that follow some keyword.
-const ARGUMENT_WORDS: [&str; 11] = [
-    "startpos",
-    "fen",
-    "moves",
-    "perft",
-    "name",
-    "value",
-    "UCI_Chess960",
-    "true",
-    "false",
-    "white",
-    "black",
-];
+/// What completion needs to know of a session, copied after every line so that the
+/// editor can complete without borrowing the session.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot {
+    /// The current position and how its game writes castling.
+    pub position: Position,
+    pub mode: CastlingMode,
+    /// How the next `position` writes castling (UCI_Chess960 as it is set now).
+    pub next_mode: CastlingMode,
+}
+
+impl Snapshot {
+    pub fn of(session: &Session) -> Snapshot {
+        let game = session.game();
+        Snapshot {
+            position: *game.position(),
+            mode: game.mode(),
+            next_mode: if session.is_chess960() {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            },
+        }
+    }
+}
+
+/// The values of a check option (`UCI_Chess960`, `JSON`); a spin option (`Threads`)
+/// takes a number, which has nothing to complete.
+const CHECK_VALUES: [&str; 2] = ["true", "false"];
+
+/// The kind of the option `setoption` names, in any case.
+fn option_kind(name: &str) -> Option<OptionKind> {
+    OPTIONS
+        .iter()
+        .find(|option| option.name.eq_ignore_ascii_case(name))
+        .map(|option| option.kind)
+}
+
+/// The Seven Tag Roster, which every PGN game has, in its order.
+const TAG_NAMES: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Where the word under the cursor starts in `before` (the line up to the cursor), and
 /// the words it may complete to, sorted.
-pub fn complete(before: &str, pos: &Position, mode: CastlingMode) -> (usize, Vec<String>) {
+pub fn complete(before: &str, snapshot: &Snapshot) -> (usize, Vec<String>) {
     let start = before.rfind(char::is_whitespace).map_or(0, |i| {
         i + before[i..].chars().next().map_or(1, char::len_utf8)
     });
     let word = &before[start..];
-    let first = before[..start].trim().is_empty();
-    let mut candidates: Vec<String> = if first {
-        KEYWORDS.iter().map(|k| k.to_string()).collect()
-    } else {
-        let mut words: Vec<String> = ARGUMENT_WORDS.iter().map(|w| w.to_string()).collect();
-        for &m in &pos.legal_moves() {
-            words.push(m.to_uci(mode).to_string());
-            words.push(pos.san(m));
-        }
-        words.extend(Square::ALL.iter().map(|s| s.to_string()));
-        words
-    };
-    candidates.retain(|c| c.starts_with(word));
+    let mut previous: Vec<&str> = before[..start].split_whitespace().collect();
+    if previous.first().is_some_and(|first| first.starts_with('@')) {
+        previous.remove(0);
+    } else if previous.is_empty() && word.starts_with('@') {
+        // The id is the client's own word.
+        return (start, Vec::new());
+    }
+    let mut candidates = candidates(&previous, word, snapshot);
     candidates.sort_unstable();
     candidates.dedup();
     (start, candidates)
+}
+
+/// The completions of `word` after the words `previous` of the line.
+fn candidates(previous: &[&str], word: &str, snapshot: &Snapshot) -> Vec<String> {
+    match previous {
+        [] => starting_with(KEYWORDS, word),
+        ["move" | "legal" | "san"] => moves(&snapshot.position, snapshot.mode, word),
+        ["moves"] => {
+            let mut words = origins(&snapshot.position, word);
+            words.extend(starting_with(["verbose"], word));
+            words
+        }
+        ["moves", square] if Square::parse(square).is_some() => starting_with(["verbose"], word),
+        ["moves", .., "verbose"] => starting_with(["fen"], word),
+        ["go"] => starting_with(["perft"], word),
+        ["resign"] => starting_with(["white", "black"], word),
+        ["help"] => starting_with(KEYWORDS, word),
+        ["setoption"] => starting_with(["name"], word),
+        ["setoption", "name"] => starting_with_any_case(OPTIONS.iter().map(|o| o.name), word),
+        ["setoption", "name", name] if option_kind(name).is_some() => {
+            starting_with(["value"], word)
+        }
+        ["setoption", "name", name, "value"] => match option_kind(name) {
+            Some(OptionKind::Check { .. }) => starting_with_any_case(CHECK_VALUES, word),
+            Some(OptionKind::Spin { .. }) | None => Vec::new(),
+        },
+        // `tag <Name> <value>` and `position pgn <path> [<n>]` are PGN commands: the
+        // names of the Seven Tag Roster, the results, and the path of a PGN file.
+        ["tag"] => starting_with(TAG_NAMES, word),
+        ["tag", "Result"] => starting_with(RESULTS, word),
+        ["position"] => starting_with(["startpos", "fen", "pgn"], word),
+        ["position", "pgn"] => paths(word),
+        ["position", "startpos"] => starting_with(["moves"], word),
+        ["position", "fen"] => {
+            // The current position's FEN, whole, as the usual start of a new one.
+            let fen = snapshot.position.fen();
+            if fen.starts_with(word) {
+                vec![fen]
+            } else {
+                Vec::new()
+            }
+        }
+        ["position", start @ ("startpos" | "fen"), rest @ ..] => {
+            in_position(start, rest, word, snapshot.next_mode)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Completion after `position startpos|fen ...`: `moves` after the FEN, then the legal
+/// moves of the position the moves typed so far lead to.
+fn in_position(start: &str, rest: &[&str], word: &str, mode: CastlingMode) -> Vec<String> {
+    let Some(moves_at) = rest.iter().position(|&t| t == "moves") else {
+        // Still in the FEN (startpos has no fields): offer `moves` once one is typed.
+        return if start == "fen" {
+            starting_with(["moves"], word)
+        } else {
+            Vec::new()
+        };
+    };
+    let base = if start == "fen" {
+        match Position::from_fen(&rest[..moves_at].join(" ")) {
+            Ok(pos) => pos,
+            Err(_) => return Vec::new(),
+        }
+    } else {
+        Position::startpos()
+    };
+    let mut pos = base;
+    for text in &rest[moves_at + 1..] {
+        match resolve_move(&pos, text, mode) {
+            Ok(m) => pos.play_unchecked(m),
+            Err(_) => return Vec::new(),
+        }
+    }
+    moves(&pos, mode, word)
+}
+
+/// The legal moves whose SAN extends `word`, and, once `word` starts with a whole
+/// square (the origin of a UCI move), those whose UCI does. UCI is held back until then
+/// so that `e` offers the pawn moves `e3 e4`, not `e2e3 e2e4` as well.
+fn moves(pos: &Position, mode: CastlingMode, word: &str) -> Vec<String> {
+    let uci_too = word.get(..2).and_then(Square::parse).is_some();
+    let mut words = Vec::new();
+    for &m in &pos.legal_moves() {
+        let san = pos.san(m);
+        if san.starts_with(word) {
+            words.push(san);
+        }
+        if uci_too {
+            let uci = m.to_uci(mode).to_string();
+            if uci.starts_with(word) {
+                words.push(uci);
+            }
+        }
+    }
+    words
+}
+
+/// The squares the side to move has a legal move from.
+fn origins(pos: &Position, word: &str) -> Vec<String> {
+    pos.legal_moves()
+        .iter()
+        .map(|m| m.from().to_string())
+        .filter(|square| square.starts_with(word))
+        .collect()
+}
+
+fn starting_with<'a>(words: impl IntoIterator<Item = &'a str>, word: &str) -> Vec<String> {
+    words
+        .into_iter()
+        .filter(|w| w.starts_with(word))
+        .map(str::to_string)
+        .collect()
+}
+
+/// For option names and values, which the protocol takes in any case.
+fn starting_with_any_case<'a>(words: impl IntoIterator<Item = &'a str>, word: &str) -> Vec<String> {
+    words
+        .into_iter()
+        .filter(|w| {
+            w.get(..word.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(word))
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The files and directories whose path extends `word` (directories with a trailing
+/// `/`, so that the next Tab goes inside). Hidden entries only when `word` asks for
+/// them with a leading dot. An unreadable directory completes to nothing.
+fn paths(word: &str) -> Vec<String> {
+    let (dir, name) = match word.rfind('/') {
+        Some(i) => (&word[..=i], &word[i + 1..]),
+        None => ("", word),
+    };
+    let listed = if dir.is_empty() {
+        Path::new(".")
+    } else {
+        Path::new(dir)
+    };
+    let Ok(entries) = std::fs::read_dir(listed) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let file_name = entry.file_name().into_string().ok()?;
+            if !file_name.starts_with(name)
+                || (file_name.starts_with('.') && !name.starts_with('.'))
+            {
+                return None;
+            }
+            let slash = if entry.path().is_dir() { "/" } else { "" };
+            Some(format!("{dir}{file_name}{slash}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn snapshot_after(commands: &[&str]) -> Snapshot {
+        let mut session = Session::new();
+        for command in commands {
+            let reply = session.execute(command);
+            assert!(
+                !matches!(reply, super::super::Reply::Error(_)),
+                "{command}: {reply:?}"
+            );
+        }
+        Snapshot::of(&session)
+    }
+
+    fn words(line: &str, snapshot: &Snapshot) -> Vec<String> {
+        let (start, words) = complete(line, snapshot);
+        assert_eq!(start, line.rfind(' ').map_or(0, |i| i + 1), "{line:?}");
+        words
+    }
+
     #[test]
-    fn completes_keywords_then_moves_and_squares() {
-        let pos = Position::startpos();
-        let (start, words) = complete("un", &pos, CastlingMode::Standard);
-        assert_eq!((start, words), (0, vec!["undo".to_string()]));
-        let (start, words) = complete("move Nf", &pos, CastlingMode::Standard);
-        assert_eq!(start, 5);
-        assert_eq!(words, vec!["Nf3".to_string()]);
-        let (_, words) = complete("moves e2", &pos, CastlingMode::Standard);
-        assert_eq!(words, vec!["e2", "e2e3", "e2e4"]);
+    fn the_first_word_completes_to_command_names() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("un", &start), ["undo"]);
+        assert_eq!(words("s", &start), ["san", "setoption", "status", "stop"]);
+        assert_eq!(words("de", &start), ["dests"]);
+        assert_eq!(words("", &start).len(), KEYWORDS.len());
+    }
+
+    #[test]
+    fn a_san_prefix_completes_to_the_legal_moves_extending_it() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("move N", &start), ["Na3", "Nc3", "Nf3", "Nh3"]);
+        assert_eq!(words("move e", &start), ["e3", "e4"]);
+        assert_eq!(words("move Nf", &start), ["Nf3"]);
+        assert!(words("move Ke", &start).is_empty());
+    }
+
+    #[test]
+    fn an_origin_square_adds_the_uci_moves_from_it() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("move e2", &start), ["e2e3", "e2e4"]);
+        assert_eq!(words("move g1", &start), ["g1f3", "g1h3"]);
+    }
+
+    #[test]
+    fn castling_completes_when_legal_and_in_the_game_s_notation() {
+        let open = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let standard = snapshot_after(&[open]);
+        assert_eq!(words("move O", &standard), ["O-O", "O-O-O"]);
+        assert_eq!(
+            words("move e1", &standard),
+            ["e1c1", "e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"]
+        );
+        let chess960 = snapshot_after(&["setoption name UCI_Chess960 value true", open]);
+        assert!(words("move e1", &chess960).contains(&"e1h1".to_string()));
+        let no_rights = snapshot_after(&["position fen r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"]);
+        assert!(words("move O", &no_rights).is_empty());
+    }
+
+    #[test]
+    fn a_check_or_mate_suffix_is_part_of_the_completion() {
+        let before_mate = snapshot_after(&["position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6"]);
+        assert_eq!(words("move Qxf", &before_mate), ["Qxf7#"]);
+    }
+
+    #[test]
+    fn legal_and_san_complete_moves_as_move_does() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("legal N", &start), words("move N", &start));
+        assert_eq!(words("san e", &start), ["e3", "e4"]);
+    }
+
+    #[test]
+    fn position_moves_complete_in_the_position_reached_so_far() {
+        let start = snapshot_after(&[]);
+        assert_eq!(
+            words("position startpos moves e4 e5 N", &start),
+            ["Na3", "Nc3", "Ne2", "Nf3", "Nh3"]
+        );
+        assert_eq!(
+            words("position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6 Qx", &start),
+            ["Qxe5+", "Qxf7#", "Qxh7"]
+        );
+        let fen = "position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 moves O";
+        assert_eq!(words(fen, &start), ["O-O-O"]);
+        // A bad move earlier in the list leaves nothing to offer.
+        assert!(words("position startpos moves e5 N", &start).is_empty());
+    }
+
+    #[test]
+    fn position_moves_use_the_next_game_s_castling_notation() {
+        let set = snapshot_after(&["setoption name UCI_Chess960 value true"]);
+        let line = "position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1";
+        assert!(words(line, &set).contains(&"e1h1".to_string()));
+        assert!(!words(line, &set).contains(&"e1g1".to_string()));
+    }
+
+    #[test]
+    fn position_completes_its_keywords_and_the_current_fen() {
+        let after_e4 = snapshot_after(&["position startpos moves e4"]);
+        assert_eq!(words("position s", &after_e4), ["startpos"]);
+        assert_eq!(words("position startpos m", &after_e4), ["moves"]);
+        assert_eq!(
+            words("position fen r", &after_e4),
+            ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]
+        );
+        assert_eq!(
+            words("position fen 8/8/8/8/8/8/8/8 w - - 0 1 m", &after_e4),
+            ["moves"]
+        );
+    }
+
+    #[test]
+    fn setoption_completes_its_name_and_values_in_any_case() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("setoption n", &start), ["name"]);
+        assert_eq!(words("setoption name uci", &start), ["UCI_Chess960"]);
+        assert_eq!(words("setoption name UCI_Chess960 v", &start), ["value"]);
+        assert_eq!(
+            words("setoption name UCI_Chess960 value t", &start),
+            ["true"]
+        );
+        assert_eq!(
+            words("setoption name uci_chess960 value F", &start),
+            ["false"]
+        );
+        assert!(words("setoption name Hash value t", &start).is_empty());
+    }
+
+    #[test]
+    fn setoption_completes_threads_and_json_too() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("setoption name T", &start), ["Threads"]);
+        assert_eq!(words("setoption name j", &start), ["JSON"]);
+        assert_eq!(words("setoption name json v", &start), ["value"]);
+        assert_eq!(words("setoption name JSON value t", &start), ["true"]);
+        // Threads takes a number: nothing to offer.
+        assert!(words("setoption name Threads value ", &start).is_empty());
+    }
+
+    #[test]
+    fn moves_completes_verbose_and_then_fen() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("moves v", &start), ["verbose"]);
+        assert_eq!(words("moves g1 v", &start), ["verbose"]);
+        assert_eq!(words("moves verbose f", &start), ["fen"]);
+        assert_eq!(words("moves e2 verbose ", &start), ["fen"]);
+        assert!(words("moves verbose fen ", &start).is_empty());
+    }
+
+    #[test]
+    fn a_request_id_is_passed_over() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("@7 move N", &start), ["Na3", "Nc3", "Nf3", "Nh3"]);
+        assert_eq!(words("@a1 de", &start), ["dests"]);
+        assert!(words("@mo", &start).is_empty());
+    }
+
+    #[test]
+    fn other_arguments_complete_to_their_own_words() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("moves g", &start), ["g1", "g2"]);
+        assert_eq!(words("go p", &start), ["perft"]);
+        assert_eq!(words("resign w", &start), ["white"]);
+        assert_eq!(words("help un", &start), ["undo"]);
+        assert!(words("turn ", &start).is_empty());
+    }
+
+    #[test]
+    fn tag_completes_the_seven_tag_roster_and_the_results() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("tag R", &start), ["Result", "Round"]);
+        assert_eq!(words("tag Result 1", &start), ["1-0", "1/2-1/2"]);
+        assert!(words("tag White K", &start).is_empty());
+    }
+
+    #[test]
+    fn position_pgn_completes_file_paths() {
+        let dir = std::env::temp_dir().join(format!("arbiter-complete-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("games")).unwrap();
+        std::fs::write(dir.join("world.pgn"), "").unwrap();
+        std::fs::write(dir.join("wood.pgn"), "").unwrap();
+        std::fs::write(dir.join(".hidden.pgn"), "").unwrap();
+        let start = snapshot_after(&[]);
+        let base = format!("{}/", dir.display());
+        let all = words(&format!("position pgn {base}"), &start);
+        let wo = words(&format!("position pgn {base}wo"), &start);
+        let hidden = words(&format!("position pgn {base}."), &start);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            all,
+            [
+                format!("{base}games/"),
+                format!("{base}wood.pgn"),
+                format!("{base}world.pgn")
+            ]
+        );
+        assert_eq!(wo, [format!("{base}wood.pgn"), format!("{base}world.pgn")]);
+        assert_eq!(hidden, [format!("{base}.hidden.pgn")]);
+        assert!(words("position pgn /no/such/dir/x", &start).is_empty());
     }
 }

@@ -3,8 +3,9 @@
 use std::fmt;
 
 use crate::diagnose::IllegalMove;
-use crate::fen::FenError;
+use crate::fen::{FenError, PositionError};
 use crate::game::{MoveError, Status};
+use crate::pgn::{GameError, ResultError, SyntaxError};
 use crate::san::SanError;
 use crate::uci::CastlingMode;
 
@@ -12,15 +13,18 @@ use crate::uci::CastlingMode;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRef {
     pub text: String,
-    /// The 1-based index in a `position ... moves` list.
+    /// The 1-based index in a `position ... moves` list, or the ply of a PGN game.
     pub ply: Option<usize>,
+    /// Whether the move stands in a variation of a PGN game.
+    pub variation: bool,
 }
 
 impl fmt::Display for MoveRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.ply {
-            Some(ply) => write!(f, "ply {ply} ({})", self.text),
-            None => f.write_str(&self.text),
+        match (self.ply, self.variation) {
+            (Some(ply), false) => write!(f, "ply {ply} ({})", self.text),
+            (Some(ply), true) => write!(f, "ply {ply} ({}, in a variation)", self.text),
+            (None, _) => f.write_str(&self.text),
         }
     }
 }
@@ -62,6 +66,34 @@ pub enum ProtocolError {
     LineTooLong(usize),
     /// Bytes that are no command text: invalid UTF-8 or control characters.
     BadInput(BadInput),
+    /// An error about one game of a PGN file (counted from 1).
+    InGame(usize, Box<ProtocolError>),
+    /// The file's text is not PGN.
+    PgnSyntax(SyntaxError),
+    /// A variation before any move it could replace, at this ply.
+    VariationFirst(usize),
+    /// A game longer than the reader holds (the limit in bytes).
+    GameTooLong(usize),
+    /// Fewer games in the file than the number asked for.
+    NoSuchGame {
+        path: String,
+        wanted: usize,
+        found: usize,
+    },
+    UnreadableFile {
+        path: String,
+        reason: String,
+    },
+    /// A `Variant` tag naming neither standard chess nor Chess960.
+    BadVariant(String),
+    /// A result the final position contradicts (or the tag and token disagree).
+    BadResult(ResultError),
+    /// The `FEN` tag of a game is no legal position for its variant.
+    BadFenTag(FenError),
+    /// `SetUp "1"` without a `FEN` tag.
+    MissingFen,
+    /// `--` or `Z0` where a move must be.
+    NullMove(MoveRef),
 }
 
 impl ProtocolError {
@@ -84,7 +116,71 @@ impl ProtocolError {
             ProtocolError::BadOption(_) => "bad-option",
             ProtocolError::LineTooLong(_) => "line-too-long",
             ProtocolError::BadInput(_) => "bad-input",
+            ProtocolError::InGame(_, inner) => inner.code(),
+            ProtocolError::PgnSyntax(SyntaxError::TooLong(_)) | ProtocolError::GameTooLong(_) => {
+                "game-too-long"
+            }
+            ProtocolError::PgnSyntax(_) | ProtocolError::VariationFirst(_) => "pgn-syntax",
+            ProtocolError::NoSuchGame { .. } => "no-such-game",
+            ProtocolError::UnreadableFile { .. } => "unreadable-file",
+            ProtocolError::BadVariant(_) => "bad-variant",
+            ProtocolError::BadResult(_) => "bad-result",
+            ProtocolError::BadFenTag(_) | ProtocolError::MissingFen => "bad-fen",
+            ProtocolError::NullMove(_) => "bad-move",
         }
+    }
+
+    /// Whether the message starts with a move reference (`ply 5 (Ke3): ...`).
+    fn names_a_move(&self) -> bool {
+        match self {
+            ProtocolError::BadMove(at)
+            | ProtocolError::GameOver(Some(at), _)
+            | ProtocolError::NoPiece(at, _)
+            | ProtocolError::NotYourTurn(at, _)
+            | ProtocolError::PromotionRequired(at)
+            | ProtocolError::IllegalMove(at, _)
+            | ProtocolError::AmbiguousMove(at, _)
+            | ProtocolError::NullMove(at) => at.ply.is_some(),
+            ProtocolError::VariationFirst(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The protocol error for a game of a PGN file that cannot be loaded.
+    pub fn from_game(game: usize, error: GameError, mode: CastlingMode) -> ProtocolError {
+        let at = |ply, text, variation| MoveRef {
+            text,
+            ply: Some(ply),
+            variation,
+        };
+        let inner = match error {
+            GameError::Syntax(why) => ProtocolError::PgnSyntax(why),
+            GameError::Fen(why) => ProtocolError::BadFenTag(why),
+            GameError::MissingFen => ProtocolError::MissingFen,
+            GameError::Variant(v) => ProtocolError::BadVariant(v),
+            GameError::Move {
+                ply,
+                text,
+                error,
+                variation,
+            } => ProtocolError::from_move(error, at(ply, text, variation), mode),
+            GameError::NullMove {
+                ply,
+                text,
+                variation: false,
+            } => ProtocolError::NullMove(at(ply, text, false)),
+            GameError::NullMove {
+                ply,
+                text,
+                variation: true,
+            } => ProtocolError::IllegalMove(
+                at(ply, text, true),
+                "a null move while in check".to_string(),
+            ),
+            GameError::VariationFirst { ply } => ProtocolError::VariationFirst(ply),
+            GameError::Result(why) => ProtocolError::BadResult(why),
+        };
+        ProtocolError::InGame(game, Box::new(inner))
     }
 
     /// The protocol error for a move that cannot be played.
@@ -120,6 +216,12 @@ impl fmt::Display for ProtocolError {
                 write!(f, "'{word}' is not a command (help lists them)")
             }
             ProtocolError::BadArgument(why) => f.write_str(why),
+            ProtocolError::BadFen(
+                why @ FenError::Position(PositionError::Chess960Castling { .. }),
+            ) => write!(
+                f,
+                "{why}; for a Chess960 position send setoption name UCI_Chess960 value true (or start with --chess960)"
+            ),
             ProtocolError::BadFen(why) => write!(f, "{why}"),
             ProtocolError::BadMove(at) => {
                 write!(f, "{at}: not a move in UCI (e2e4, e7e8q) or SAN (Nf3, O-O, e8=Q)")
@@ -157,6 +259,43 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::BadInput(BadInput::Control) => {
                 f.write_str("the line holds a control character and was skipped")
+            }
+            // A move error names its ply: `game 2 ply 5 (Ke3): ...`.
+            ProtocolError::InGame(game, inner) if inner.names_a_move() => {
+                write!(f, "game {game} {inner}")
+            }
+            ProtocolError::InGame(game, inner) => write!(f, "game {game}: {inner}"),
+            ProtocolError::PgnSyntax(why) => write!(f, "{why}"),
+            ProtocolError::VariationFirst(ply) => {
+                write!(f, "ply {ply}: a variation stands before any move it could replace")
+            }
+            ProtocolError::GameTooLong(limit) => write!(f, "the game is longer than {limit} bytes"),
+            ProtocolError::NoSuchGame {
+                path,
+                wanted,
+                found,
+            } => {
+                let games = if *found == 1 { "game" } else { "games" };
+                write!(f, "{path} holds {found} {games}, so there is no game {wanted}")
+            }
+            ProtocolError::UnreadableFile { path, reason } => {
+                write!(f, "cannot read {path}: {reason}")
+            }
+            ProtocolError::BadVariant(variant) => write!(
+                f,
+                "variant '{variant}' is not played here (only standard chess and Chess960)"
+            ),
+            ProtocolError::BadResult(why) => write!(f, "{why}"),
+            ProtocolError::BadFenTag(
+                why @ FenError::Position(PositionError::Chess960Castling { .. }),
+            ) => write!(
+                f,
+                "the FEN tag: {why}; a Chess960 game needs the tag [Variant \"Chess960\"]"
+            ),
+            ProtocolError::BadFenTag(why) => write!(f, "the FEN tag: {why}"),
+            ProtocolError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
+            ProtocolError::NullMove(at) => {
+                write!(f, "{at}: a null move (-- or Z0) is no move of chess")
             }
         }
     }

@@ -254,6 +254,14 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         }
         Answer::Undone(uci) => map.serialize_entry("move", uci),
         Answer::San(san) => map.serialize_entry("san", san),
+        Answer::Pgn(text) => map.serialize_entry("pgn", text),
         Answer::Help => map.serialize_entry("commands", HELP),
+        Answer::HelpOn(topic) => {
+            map.serialize_entry("command", topic.keyword)?;
+            let forms: Vec<&str> = topic.syntax.lines().collect();
+            map.serialize_entry("syntax", &forms)?;
+            map.serialize_entry("summary", topic.summary)?;
+            map.serialize_entry("example", topic.example)
+        }
     }
 }

@@ -5,11 +5,15 @@
 //! `answer` formats every answer as text and `json` as JSON Lines, `error` holds the
 //! stable error codes, and `stream` reads lines from a byte stream, runs long work on a
 //! worker thread and writes answers with sensible flushing.
+//! For the REPL: `help` holds the help of each command, `completion` the Tab
+//! completion, `board` the coloured board of `d`.
 
 pub mod answer;
+pub mod board;
 pub mod command;
 pub mod completion;
 pub mod error;
+pub mod help;
 pub mod job;
 pub mod json;
 pub mod request;
@@ -17,6 +21,7 @@ pub mod session;
 pub mod stream;
 
 pub use answer::{Answer, Format, Header, Reply};
+pub use board::BoardStyle;
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
 pub use session::{Session, Step};

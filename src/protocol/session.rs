@@ -3,8 +3,11 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::fen::FenError;
 use crate::game::{resolve_move, Game};
 use crate::moves::Move;
+use crate::pgn::reader::Skip;
+use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::square::Square;
 use crate::uci::CastlingMode;
@@ -19,6 +22,7 @@ use super::request::Request;
 #[derive(Clone, Debug, Default)]
 pub struct Session {
     game: Game,
+    tags: Tags,
     chess960: bool,
     json: bool,
     /// Perft threads; 0 is one per available core.
@@ -48,8 +52,24 @@ impl Session {
         session
     }
 
+    /// The base position a FEN gives for a new game, in Chess960 or standard chess:
+    /// standard chess refuses the castling rights that only Chess960 has.
+    pub fn base_from_fen(fen: &str, chess960: bool) -> Result<Position, ProtocolError> {
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        base_from_fen(fen, mode)
+    }
+
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The game's tags, other than those derived from it.
+    pub fn tags(&self) -> &Tags {
+        &self.tags
     }
 
     pub fn is_chess960(&self) -> bool {
@@ -150,6 +170,7 @@ impl Session {
             Command::IsReady => Answer::ReadyOk,
             Command::UciNewGame => {
                 self.game = Game::new(Position::startpos(), self.mode());
+                self.tags = Tags::default();
                 return Ok(None);
             }
             Command::SetOption { name, value } => {
@@ -160,9 +181,32 @@ impl Session {
                 }
                 return Ok(None);
             }
+            Command::Position {
+                start: Start::Pgn { path, game },
+                ..
+            } => {
+                let loaded = self.load_pgn(&path, game)?;
+                self.game = loaded.game;
+                self.tags = loaded.tags;
+                return Ok(None);
+            }
             Command::Position { start, moves } => {
                 self.game = self.replay(start, &moves)?;
+                self.tags = Tags::default();
                 return Ok(None);
+            }
+            Command::Tag { name, value } => {
+                let done = match value {
+                    Some(value) => self.tags.set(name, value),
+                    None => self.tags.remove(name),
+                };
+                done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
+                return Ok(None);
+            }
+            Command::Pgn => {
+                let mut text = String::with_capacity(1024);
+                pgn::writer::write_game(&mut text, &self.tags, &self.game);
+                Answer::Pgn(text)
             }
             Command::Display => Answer::Board(Box::new(pos)),
             // Long work is handed back by `step`; run here, it would not be stoppable.
@@ -253,6 +297,7 @@ impl Session {
                 Answer::San(pos.san(m))
             }
             Command::Help => Answer::Help,
+            Command::HelpOn(topic) => Answer::HelpOn(topic),
             // Nothing runs while a command is being executed: a stop has nothing to end.
             Command::Stop | Command::Quit => return Ok(None),
         };
@@ -318,14 +363,53 @@ impl Session {
         Ok(())
     }
 
+    /// Game `number` of a PGN file, replayed with the full rules.
+    fn load_pgn(&self, path: &str, number: usize) -> Result<Loaded, ProtocolError> {
+        let unreadable = |e: std::io::Error| ProtocolError::UnreadableFile {
+            path: path.to_string(),
+            reason: e.to_string(),
+        };
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let mut reader = GameReader::new(file);
+        for found in 0..number - 1 {
+            if reader.next_game(&mut Skip).map_err(unreadable)? == Next::End {
+                return Err(ProtocolError::NoSuchGame {
+                    path: path.to_string(),
+                    wanted: number,
+                    found,
+                });
+            }
+        }
+        let mut replayer = Replayer::new(Options {
+            chess960: self.chess960,
+            ..Options::default()
+        });
+        if reader.next_game(&mut replayer).map_err(unreadable)? == Next::End {
+            return Err(ProtocolError::NoSuchGame {
+                path: path.to_string(),
+                wanted: number,
+                found: number - 1,
+            });
+        }
+        replayer.load().map_err(|e| {
+            let mode = if self.chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            ProtocolError::from_game(number, e, mode)
+        })
+    }
+
     /// The game a `position` command describes, built aside so that a bad FEN or move
     /// leaves the current game as it was.
     fn replay(&self, start: Start, moves: &[&str]) -> Result<Game, ProtocolError> {
+        let mode = self.mode();
         let base = match start {
             Start::StartPos => Position::startpos(),
-            Start::Fen(fen) => Position::from_fen(&fen).map_err(ProtocolError::BadFen)?,
+            Start::Fen(fen) => base_from_fen(&fen, mode)?,
+            Start::Pgn { path, game } => return Ok(self.load_pgn(&path, game)?.game),
         };
-        let mode = self.mode();
         let mut game = Game::new(base, mode);
         for (index, text) in moves.iter().enumerate() {
             let m = game
@@ -337,6 +421,17 @@ impl Session {
     }
 }
 
+/// The base position a FEN gives in a game of `mode`: standard chess refuses the
+/// castling rights that only Chess960 has.
+pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, ProtocolError> {
+    let pos = Position::from_fen(fen).map_err(ProtocolError::BadFen)?;
+    if mode == CastlingMode::Standard {
+        pos.check_standard_castling()
+            .map_err(|e| ProtocolError::BadFen(FenError::Position(e)))?;
+    }
+    Ok(pos)
+}
+
 /// Whether a line holds a control character other than blanks: bad input.
 pub(crate) fn has_control(line: &str) -> bool {
     line.chars().any(|c| c.is_control() && !c.is_whitespace())
@@ -346,6 +441,7 @@ fn at(text: &str, ply: Option<usize>) -> MoveRef {
     MoveRef {
         text: text.to_string(),
         ply,
+        variation: false,
     }
 }
 

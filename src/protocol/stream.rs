@@ -7,7 +7,8 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::answer::{Answer, Header, Reply};
+use super::answer::{Answer, Format, Header, Reply};
+use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
@@ -149,6 +150,7 @@ struct Core<W> {
     queue: VecDeque<Queued>,
     /// An output error the worker met, for the reader to return.
     error: Option<io::Error>,
+    board: BoardStyle,
 }
 
 impl<W: Write> Core<W> {
@@ -188,7 +190,16 @@ impl<W: Write> Core<W> {
         if matches!(reply, Reply::Error(_)) {
             self.failed = true;
         }
-        reply.write(&mut self.out, header, self.session.format())
+        let format = self.session.format();
+        // The coloured board is for a person at a terminal: JSON answers (whichever way
+        // JSON was turned on) and answers carrying an id stay machine text.
+        if let (BoardStyle::Terminal, Format::Text, None, Reply::Answer(Answer::Board(pos))) =
+            (self.board, format, header.id, reply)
+        {
+            let last = self.session.game().moves().last();
+            return self.out.write_all(board::render(pos, last).as_bytes());
+        }
+        reply.write(&mut self.out, header, format)
     }
 
     /// The answer to a line that never became a command (too long, not UTF-8).
@@ -257,6 +268,7 @@ impl<W: Write + Send> Runner<W> {
                 quitting: false,
                 queue: VecDeque::new(),
                 error: None,
+                board: BoardStyle::Text,
             }),
             stop: AtomicBool::new(false),
         }
@@ -270,6 +282,11 @@ impl<W: Write + Send> Runner<W> {
 
     fn core(&mut self) -> &mut Core<W> {
         self.core.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How `d` draws the board; the text board unless the binary asks otherwise.
+    pub fn set_board_style(&mut self, style: BoardStyle) {
+        self.core().board = style;
     }
 
     pub fn session(&mut self) -> &Session {
@@ -449,5 +466,40 @@ impl<W: Write + Send> Runner<W> {
         // The reader may be waiting for input, having flushed long ago.
         core.out.flush()?;
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(lines: &str) -> String {
+        let mut out = Vec::new();
+        let mut runner = Runner::new(Session::new(), &mut out, false);
+        runner.set_board_style(BoardStyle::Terminal);
+        runner.run_stream(lines.as_bytes()).unwrap();
+        drop(runner);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_terminal_board_is_drawn_in_text_mode_without_an_id() {
+        let out = run("d\n");
+        assert!(out.contains('\x1b'), "{out}");
+        assert!(!out.contains("+---+"), "{out}");
+    }
+
+    #[test]
+    fn json_mode_keeps_the_board_machine_readable_however_it_was_turned_on() {
+        let out = run("setoption name JSON value true\nd\n");
+        assert!(out.starts_with("{\"answer\":\"d\",\"board\":["), "{out}");
+        assert!(!out.contains('\x1b'), "{out}");
+    }
+
+    #[test]
+    fn an_answer_with_an_id_gets_the_text_board() {
+        let out = run("@7 d\n");
+        assert!(out.starts_with("@7  +---+"), "{out}");
+        assert!(!out.contains('\x1b'), "{out}");
     }
 }

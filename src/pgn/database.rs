@@ -1,0 +1,767 @@
+//! Whole PGN databases: every game replayed with the full rules, its verdict or its
+//! conversion written in input order, on as many threads as asked, in constant memory.
+//!
+//! One reader splits the text into batches of whole games; workers replay them; the
+//! answers are written in the order the games came. With one job there is no split: one
+//! pass reads and replays.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+use crate::position::Position;
+use crate::protocol::ProtocolError;
+use crate::uci::CastlingMode;
+
+use super::reader::{read_game, resync, Skip, Step, SyntaxError, Visitor};
+use super::replay::{GameError, Options, Replayer};
+use super::stream::{GameReader, RawGame, MAX_GAME};
+use super::writer::{outcome_of, write_tags};
+
+/// What becomes of each game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// One verdict line per game, then a summary.
+    #[default]
+    Check,
+    /// The correct games in export format, comments, NAGs and variations kept.
+    Pgn,
+    /// One `position ... moves ...` line per correct game.
+    Uci,
+    /// One four-field EPD line per position of each correct game's main line.
+    Epd,
+}
+
+/// How a run goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub target: Target,
+    /// Threads replaying games; 1 reads and replays in one pass.
+    pub jobs: usize,
+    /// With `Pgn`, `Uci` or `Epd`: write broken games as they were read instead of
+    /// leaving them out.
+    pub keep_broken: bool,
+    /// Name the file in each verdict (when there are several).
+    pub name_files: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            target: Target::Check,
+            jobs: 1,
+            keep_broken: false,
+            name_files: false,
+        }
+    }
+}
+
+/// The counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: u64,
+    pub ok: u64,
+    pub errors: u64,
+    /// Main-line plies of the correct games.
+    pub plies: u64,
+}
+
+/// One PGN source and the name its verdicts give it.
+pub struct Source<R> {
+    pub name: String,
+    pub reader: R,
+}
+
+/// Games per batch handed to a worker, and bytes: enough to make the hand-over cheap,
+/// few enough that the batches in flight stay small.
+const BATCH_GAMES: usize = 512;
+const BATCH_BYTES: usize = 512 * 1024;
+
+/// The verdict of one game, before it is numbered.
+enum Verdict {
+    Ok {
+        plies: usize,
+        result: &'static str,
+    },
+    Error {
+        code: &'static str,
+        /// `ply 5 Ke3` when the error is about a move.
+        at: Option<String>,
+        why: String,
+    },
+}
+
+/// What a worker made of one game: its verdict and, for the conversions, its text.
+struct Done {
+    verdict: Verdict,
+    file: usize,
+}
+
+/// Replays games and writes what the target wants of them.
+struct Worker {
+    config: Config,
+    replayer: Replayer,
+    epd: String,
+}
+
+impl Worker {
+    fn new(config: Config) -> Worker {
+        let options = Options {
+            chess960: false,
+            strict_result_tag: true,
+            record: config.target == Target::Pgn,
+            skip_tags: config.target != Target::Pgn,
+            lean: true,
+        };
+        Worker {
+            config,
+            replayer: Replayer::new(options),
+            epd: String::new(),
+        }
+    }
+
+    /// Replays a game from its text, as the reader split it off.
+    fn replay(&mut self, raw: &[u8], game: RawGame) {
+        if game.too_long {
+            self.replayer.begin_game();
+            self.replayer
+                .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
+        } else {
+            read_game(&raw[..game.parsed], true, &mut self.replayer);
+        }
+    }
+
+    /// The verdict on the game the replayer has just read; its conversion goes to
+    /// `out`.
+    fn settle(&mut self, raw: Option<&[u8]>, out: &mut Vec<u8>) -> Verdict {
+        match self.replayer.finish() {
+            Ok(()) => {
+                let game = self.replayer.game();
+                let result = outcome_of(&game.status()).token();
+                let plies = game.moves().len();
+                self.convert(out);
+                Verdict::Ok { plies, result }
+            }
+            Err(error) => {
+                if self.config.keep_broken && self.config.target != Target::Check {
+                    if let Some(raw) = raw {
+                        out.extend_from_slice(raw.trim_ascii());
+                        out.extend_from_slice(b"\n\n");
+                    }
+                }
+                verdict_of(error)
+            }
+        }
+    }
+
+    fn convert(&mut self, out: &mut Vec<u8>) {
+        let game = self.replayer.game();
+        let mode = game.mode();
+        match self.config.target {
+            Target::Check => {}
+            Target::Pgn => {
+                let mut text = String::with_capacity(1024);
+                let result = outcome_of(&game.status());
+                write_tags(
+                    &mut text,
+                    self.replayer.tags(),
+                    result,
+                    game.base(),
+                    mode == CastlingMode::Chess960,
+                );
+                text.push_str(self.replayer.movetext());
+                text.push('\n');
+                out.extend_from_slice(text.as_bytes());
+            }
+            Target::Uci => {
+                let base = game.base();
+                if *base == Position::startpos() {
+                    out.extend_from_slice(b"position startpos");
+                } else {
+                    out.extend_from_slice(b"position fen ");
+                    out.extend_from_slice(base.fen().as_bytes());
+                }
+                if game.moves().len() > 0 {
+                    out.extend_from_slice(b" moves");
+                    for m in game.moves() {
+                        let _ = write!(out, " {}", m.to_uci(mode));
+                    }
+                }
+                out.push(b'\n');
+            }
+            Target::Epd => {
+                let mut pos = *game.base();
+                write_epd(out, &pos, &mut self.epd);
+                for m in game.moves() {
+                    pos.play_unchecked(m);
+                    write_epd(out, &pos, &mut self.epd);
+                }
+            }
+        }
+    }
+}
+
+/// The four-field EPD of a position: placement, side, castling, en passant.
+fn write_epd(out: &mut Vec<u8>, pos: &Position, scratch: &mut String) {
+    scratch.clear();
+    scratch.push_str(&pos.fen());
+    // The FEN's last two fields are the clocks.
+    let end = scratch
+        .rmatch_indices(' ')
+        .nth(1)
+        .map_or(scratch.len(), |(i, _)| i);
+    out.extend_from_slice(&scratch.as_bytes()[..end]);
+    out.push(b'\n');
+}
+
+/// The verdict on a game that cannot be loaded: the protocol's code and words, with
+/// the ply and move written `ply 5 Ke3: ...`.
+fn verdict_of(error: GameError) -> Verdict {
+    let at = match &error {
+        GameError::Move {
+            ply,
+            text,
+            variation,
+            ..
+        }
+        | GameError::NullMove {
+            ply,
+            text,
+            variation,
+        } => Some((*ply, text.clone(), *variation)),
+        GameError::VariationFirst { ply } => Some((*ply, String::new(), false)),
+        _ => None,
+    };
+    let protocol = ProtocolError::from_game(0, error, CastlingMode::Standard);
+    let inner = match protocol {
+        ProtocolError::InGame(_, inner) => *inner,
+        other => other,
+    };
+    let code = inner.code();
+    let text = inner.to_string();
+    let Some((ply, move_text, variation)) = at else {
+        return Verdict::Error {
+            code,
+            at: None,
+            why: text,
+        };
+    };
+    // The protocol writes `ply 5 (Ke3): why`; a verdict line `ply 5 Ke3: why`.
+    let shown = match (move_text.is_empty(), variation) {
+        (true, _) => format!("ply {ply}: "),
+        (false, false) => format!("ply {ply} ({move_text}): "),
+        (false, true) => format!("ply {ply} ({move_text}, in a variation): "),
+    };
+    let bare = match (move_text.is_empty(), variation) {
+        (true, _) => format!("ply {ply}"),
+        (false, false) => format!("ply {ply} {move_text}"),
+        (false, true) => format!("ply {ply} {move_text} (in a variation)"),
+    };
+    let why = text
+        .strip_prefix(&shown)
+        .map(str::to_string)
+        .unwrap_or(text);
+    Verdict::Error {
+        code,
+        at: Some(bare),
+        why,
+    }
+}
+
+/// Writes the verdict line of game `number`.
+fn write_verdict(
+    out: &mut impl Write,
+    number: u64,
+    file: Option<&str>,
+    verdict: &Verdict,
+) -> io::Result<()> {
+    write!(out, "game {number}")?;
+    if let Some(file) = file {
+        write!(out, " {file}")?;
+    }
+    match verdict {
+        Verdict::Ok { plies, result } => writeln!(out, " ok {plies} {result}"),
+        Verdict::Error {
+            code,
+            at: Some(at),
+            why,
+        } => writeln!(out, " error {code} {at}: {why}"),
+        Verdict::Error {
+            code,
+            at: None,
+            why,
+        } => writeln!(out, " error {code}: {why}"),
+    }
+}
+
+/// Writes the verdicts and conversions of a run in input order, numbering the games.
+struct Output<'a, W: Write, E: Write> {
+    out: &'a mut W,
+    err: &'a mut E,
+    config: Config,
+    names: &'a [String],
+    summary: Summary,
+}
+
+impl<W: Write, E: Write> Output<'_, W, E> {
+    fn game(&mut self, done: &Done) -> io::Result<()> {
+        self.summary.games += 1;
+        let number = self.summary.games;
+        let file = self
+            .config
+            .name_files
+            .then(|| self.names.get(done.file).map(String::as_str))
+            .flatten();
+        match done.verdict {
+            Verdict::Ok { plies, .. } => {
+                self.summary.ok += 1;
+                self.summary.plies += plies as u64;
+            }
+            Verdict::Error { .. } => self.summary.errors += 1,
+        }
+        match (&done.verdict, self.config.target) {
+            (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict),
+            (Verdict::Error { .. }, _) => write_verdict(self.err, number, file, &done.verdict),
+            (Verdict::Ok { .. }, _) => Ok(()),
+        }
+    }
+
+    fn finish(&mut self) -> io::Result<Summary> {
+        if self.config.target == Target::Check {
+            let s = self.summary;
+            writeln!(
+                self.out,
+                "games {} ok {} errors {} plies {}",
+                s.games, s.ok, s.errors, s.plies
+            )?;
+        }
+        self.out.flush()?;
+        self.err.flush()?;
+        Ok(self.summary)
+    }
+}
+
+/// Checks or converts every game of the sources, in order, writing to `out` (and the
+/// verdicts of broken games, when converting, to `err`).
+pub fn run<R: Read + Send>(
+    sources: Vec<Source<R>>,
+    config: Config,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> io::Result<Summary> {
+    let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+    let mut output = Output {
+        out,
+        err,
+        config,
+        names: &names,
+        summary: Summary::default(),
+    };
+    if config.jobs <= 1 {
+        run_sequential(sources, config, &mut output)?;
+    } else {
+        run_parallel(sources, config, &mut output)?;
+    }
+    output.finish()
+}
+
+fn run_sequential<R: Read, W: Write, E: Write>(
+    sources: Vec<Source<R>>,
+    config: Config,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let mut worker = Worker::new(config);
+    let mut raw = Vec::new();
+    let mut text = Vec::with_capacity(64 * 1024);
+    let keep_raw = config.keep_broken && config.target != Target::Check;
+    for (file, source) in sources.into_iter().enumerate() {
+        let mut reader = GameReader::new(source.reader);
+        loop {
+            let out = &mut *output.out;
+            let got = reader.read(
+                &mut worker.replayer,
+                keep_raw.then_some(&mut raw),
+                &mut || out.flush(),
+            )?;
+            if got.is_none() {
+                break;
+            }
+            text.clear();
+            let verdict = worker.settle(keep_raw.then_some(&raw[..]), &mut text);
+            output.out.write_all(&text)?;
+            output.game(&Done { verdict, file })?;
+        }
+    }
+    Ok(())
+}
+
+/// Games split off by the reader, handed to a worker whole.
+struct Batch {
+    seq: u64,
+    bytes: Vec<u8>,
+    games: Games,
+}
+
+/// How the games of a batch lie in its bytes.
+enum Games {
+    /// A run of text cut where games begin or end, from one file: the worker reads its
+    /// games one after the other.
+    Run { file: usize },
+    /// Games the reader has read already: where each one's text lies in `bytes`, how
+    /// the reader read it, its file.
+    Read(Vec<(usize, usize, RawGame, usize)>),
+}
+
+/// What a worker gives back for a batch.
+struct Answered {
+    seq: u64,
+    text: Vec<u8>,
+    /// Where each game's text ends in `text`, and its verdict.
+    games: Vec<(usize, Done)>,
+}
+
+fn run_parallel<R: Read + Send, W: Write, E: Write>(
+    sources: Vec<Source<R>>,
+    config: Config,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let jobs = config.jobs;
+    let stop = AtomicBool::new(false);
+    let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(jobs * 2);
+    let work_rx = std::sync::Mutex::new(work_rx);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Answered>(jobs * 2);
+    std::thread::scope(|scope| -> io::Result<()> {
+        let stop = &stop;
+        let reader = scope.spawn(move || split(sources, &work_tx, stop));
+        for _ in 0..jobs {
+            let done_tx = done_tx.clone();
+            let work_rx = &work_rx;
+            scope.spawn(move || {
+                let mut worker = Worker::new(config);
+                loop {
+                    let batch = match work_rx.lock() {
+                        Ok(rx) => match rx.recv() {
+                            Ok(batch) => batch,
+                            Err(_) => return,
+                        },
+                        Err(_) => return,
+                    };
+                    let answered = worker.batch(batch);
+                    if done_tx.send(answered).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let written = write_in_order(&done_rx, output);
+        if written.is_err() {
+            stop.store(true, Ordering::Relaxed);
+            // Let the workers and the reader end: nothing more is taken from them.
+            while done_rx.recv().is_ok() {}
+        }
+        let read = reader.join().unwrap_or(Ok(()));
+        written?;
+        read
+    })
+}
+
+impl Worker {
+    fn batch(&mut self, batch: Batch) -> Answered {
+        let mut text = Vec::with_capacity(batch.bytes.len() / 2);
+        let mut games = Vec::new();
+        let keep_raw = self.config.keep_broken && self.config.target != Target::Check;
+        match &batch.games {
+            Games::Read(read) => {
+                for &(start, end, raw_game, file) in read {
+                    let raw = &batch.bytes[start..end];
+                    self.replay(raw, raw_game);
+                    let verdict = self.settle(keep_raw.then_some(raw), &mut text);
+                    games.push((text.len(), Done { verdict, file }));
+                }
+            }
+            Games::Run { file } => {
+                let bytes = &batch.bytes;
+                let mut at = 0;
+                loop {
+                    let start = at;
+                    let step = read_game(&bytes[at..], true, &mut self.replayer);
+                    // The same rules as `GameReader`: a game longer than the limit is
+                    // refused, a broken one is skipped to where the next one starts.
+                    let lead = bytes[at..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_whitespace())
+                        .count();
+                    let (taken, broken, too_long) = match step {
+                        Step::End | Step::NeedMore => break,
+                        Step::Game(n) | Step::Broken(n) if n - lead.min(n) > MAX_GAME => {
+                            self.replayer.begin_game();
+                            self.replayer
+                                .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
+                            (lead + MAX_GAME - b"\n[Event ".len(), true, true)
+                        }
+                        Step::Game(n) => (n, false, false),
+                        Step::Broken(n) => (n, true, false),
+                    };
+                    at += taken;
+                    if broken {
+                        at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
+                    }
+                    let raw = if too_long {
+                        &bytes[start + lead..start + lead + MAX_GAME]
+                    } else {
+                        let raw = &bytes[(start + lead).min(at)..at];
+                        &raw[..raw.len().min(MAX_GAME)]
+                    };
+                    let verdict = self.settle(keep_raw.then_some(raw), &mut text);
+                    games.push((
+                        text.len(),
+                        Done {
+                            verdict,
+                            file: *file,
+                        },
+                    ));
+                }
+            }
+        }
+        Answered {
+            seq: batch.seq,
+            text,
+            games,
+        }
+    }
+}
+
+/// How much text the reader cuts into one run for a worker, and the most it holds
+/// while looking for a place to cut.
+const RUN_BYTES: usize = 512 * 1024;
+const RUN_WINDOW: usize = 2 * MAX_GAME + RUN_BYTES;
+
+/// The reader's side: the text of every source, cut into runs of whole games for the
+/// workers. A run is cut before a line that starts an `[Event ` tag (every game ends
+/// there, whatever came before), or, when no more input is ready, after the last game
+/// already whole. A source with no such line for too long is read game by game instead.
+fn split<R: Read + Send>(
+    sources: Vec<Source<R>>,
+    work: &mpsc::SyncSender<Batch>,
+    stop: &AtomicBool,
+) -> io::Result<()> {
+    let mut seq = 0;
+    let mut send = |bytes: Vec<u8>, games: Games| -> bool {
+        let batch = Batch { seq, bytes, games };
+        seq += 1;
+        work.send(batch).is_ok()
+    };
+    let mut buf: Vec<u8> = Vec::with_capacity(RUN_WINDOW + READ_BYTES);
+    for (file, source) in sources.into_iter().enumerate() {
+        buf.clear();
+        // Reads happen on a thread of their own, so that this one knows when no input
+        // is ready (and answers must not wait for more).
+        let mut source = source.reader;
+        let done = std::thread::scope(|scope| -> io::Result<bool> {
+            // Dropped when this closure returns, which ends the reading thread.
+            let (chunks_tx, chunks) = mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+            scope.spawn(move || loop {
+                let mut chunk = vec![0u8; READ_BYTES];
+                let read = loop {
+                    match source.read(&mut chunk) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        other => break other,
+                    }
+                };
+                let last = !matches!(read, Ok(n) if n > 0);
+                let sent = chunks_tx.send(read.map(|n| {
+                    chunk.truncate(n);
+                    chunk
+                }));
+                if last || sent.is_err() {
+                    return;
+                }
+            });
+            let mut start = 0;
+            loop {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(false);
+                }
+                if buf.len() - start >= RUN_BYTES {
+                    if let Some(cut) = memchr::memmem::rfind(&buf[start..], b"\n[Event ") {
+                        if !send(buf[start..=start + cut].to_vec(), Games::Run { file }) {
+                            return Ok(false);
+                        }
+                        start += cut + 1;
+                        continue;
+                    }
+                    if buf.len() - start >= RUN_WINDOW {
+                        // No game starts with an Event tag here: read game by game.
+                        let rest = std::io::Cursor::new(buf[start..].to_vec())
+                            .chain(ChunkReader::new(&chunks));
+                        return split_games(rest, file, &mut send, stop);
+                    }
+                }
+                let chunk = match chunks.try_recv() {
+                    Ok(chunk) => chunk,
+                    Err(mpsc::TryRecvError::Empty) => {
+                        // About to wait for input: hand over the games already whole.
+                        let whole = whole_games(&buf[start..]);
+                        if whole > 0 {
+                            if !send(buf[start..start + whole].to_vec(), Games::Run { file }) {
+                                return Ok(false);
+                            }
+                            start += whole;
+                        }
+                        chunks.recv().unwrap_or(Ok(Vec::new()))
+                    }
+                    Err(mpsc::TryRecvError::Disconnected) => Ok(Vec::new()),
+                }?;
+                if chunk.is_empty() {
+                    if start < buf.len() && !send(buf[start..].to_vec(), Games::Run { file }) {
+                        return Ok(false);
+                    }
+                    return Ok(true);
+                }
+                buf.drain(..start);
+                start = 0;
+                buf.extend_from_slice(&chunk);
+            }
+        })?;
+        if !done {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// How much the reading thread reads at a time.
+const READ_BYTES: usize = 256 * 1024;
+
+/// The chunks of the reading thread as a byte source again.
+struct ChunkReader<'a> {
+    chunks: &'a mpsc::Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+}
+
+impl<'a> ChunkReader<'a> {
+    fn new(chunks: &'a mpsc::Receiver<io::Result<Vec<u8>>>) -> ChunkReader<'a> {
+        ChunkReader {
+            chunks,
+            chunk: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for ChunkReader<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.chunk.len() {
+            self.chunk = match self.chunks.recv() {
+                Ok(chunk) => chunk?,
+                Err(_) => return Ok(0),
+            };
+            self.at = 0;
+        }
+        let n = out.len().min(self.chunk.len() - self.at);
+        out[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// How many bytes of `text` hold whole games, cut at the end of a line: read on, a game
+/// would begin where it begins in a single reading of the file.
+fn whole_games(text: &[u8]) -> usize {
+    let mut at = 0;
+    let mut cut = 0;
+    while let Step::Game(n) = read_game(&text[at..], false, &mut Skip) {
+        if n > MAX_GAME {
+            break;
+        }
+        at += n;
+        let blanks = text[at..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t' || b == b'\r')
+            .count();
+        if text.get(at + blanks) == Some(&b'\n') {
+            cut = at + blanks + 1;
+        }
+    }
+    cut
+}
+
+/// Splits a source game by game, reading each (without replaying it) to find its end.
+/// `false` when the workers are gone.
+fn split_games<R: Read>(
+    source: R,
+    file: usize,
+    send: &mut impl FnMut(Vec<u8>, Games) -> bool,
+    stop: &AtomicBool,
+) -> io::Result<bool> {
+    // Its bytes are read again from this reader's buffer, not from the window above.
+    let mut reader = GameReader::new(source);
+    let mut raw = Vec::new();
+    let mut bytes = Vec::new();
+    let mut games = Vec::new();
+    let mut gone = false;
+    loop {
+        if stop.load(Ordering::Relaxed) || gone {
+            return Ok(false);
+        }
+        let mut hand_over = || {
+            if !games.is_empty() {
+                let full = std::mem::take(&mut games);
+                gone = !send(std::mem::take(&mut bytes), Games::Read(full));
+            }
+            Ok(())
+        };
+        let Some(game) = reader.read(&mut Skip, Some(&mut raw), &mut hand_over)? else {
+            break;
+        };
+        let start = bytes.len();
+        bytes.extend_from_slice(&raw);
+        games.push((start, bytes.len(), game, file));
+        if games.len() >= BATCH_GAMES || bytes.len() >= BATCH_BYTES {
+            let full = std::mem::take(&mut games);
+            if !send(std::mem::take(&mut bytes), Games::Read(full)) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(games.is_empty() || send(bytes, Games::Read(games)))
+}
+
+/// Writes the workers' answers in batch order.
+fn write_in_order<W: Write, E: Write>(
+    done: &mpsc::Receiver<Answered>,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let mut waiting: BTreeMap<u64, Answered> = BTreeMap::new();
+    let mut next = 0;
+    loop {
+        // Flush whenever no answer is ready: the reader of the output may be waiting for
+        // these before it sends more input.
+        let answered = match done.try_recv() {
+            Ok(answered) => answered,
+            Err(mpsc::TryRecvError::Empty) => {
+                output.out.flush()?;
+                output.err.flush()?;
+                match done.recv() {
+                    Ok(answered) => answered,
+                    Err(_) => break,
+                }
+            }
+            Err(mpsc::TryRecvError::Disconnected) => break,
+        };
+        waiting.insert(answered.seq, answered);
+        while let Some(answered) = waiting.remove(&next) {
+            let mut from = 0;
+            for (end, game) in &answered.games {
+                output.out.write_all(&answered.text[from..*end])?;
+                from = *end;
+                output.game(game)?;
+            }
+            next += 1;
+        }
+    }
+    Ok(())
+}

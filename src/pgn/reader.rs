@@ -1,0 +1,832 @@
+//! Reading PGN: the bytes of a game in, a stream of events to a `Visitor` out.
+//!
+//! The reader knows the syntax only: tag pairs, move numbers, moves, NAGs, comments,
+//! variations and the result token. Whether a move is legal is the visitor's business.
+//! It works on a byte slice holding at least one whole game and says how many bytes the
+//! game took, so a caller can stream a file of any size through a fixed buffer; it never
+//! allocates and runs in time linear in its input.
+//!
+//! What it takes beyond the letter of the standard: a UTF-8 byte-order mark, CRLF line
+//! endings, `%` escape lines, `;` comments, move numbers with any count of dots (or none,
+//! or glued to the move: `12.e4`), suffix annotations (`!`, `?!`, ...) read as NAGs, a
+//! stray `e.p.` token, and games without tags. A game ends at its result token, or where
+//! the next game's tags begin.
+
+use std::fmt;
+
+use memchr::{memchr, memchr2};
+
+/// The result token that ends a game's movetext.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    /// `*`: unknown, unfinished or abandoned.
+    Unknown,
+}
+
+impl Outcome {
+    /// The token as PGN writes it.
+    pub const fn token(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+
+    /// The outcome a result token or `Result` tag value names.
+    pub fn from_token(text: &[u8]) -> Option<Outcome> {
+        match text {
+            b"1-0" => Some(Outcome::WhiteWins),
+            b"0-1" => Some(Outcome::BlackWins),
+            b"1/2-1/2" => Some(Outcome::Draw),
+            b"*" => Some(Outcome::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// Why the bytes of a game are not PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SyntaxError {
+    /// A `{` comment with no `}` before the end of the input or the next game's tags.
+    UnterminatedComment,
+    /// A `(` with no `)` before the result token, the input's end or the next game.
+    UnterminatedVariation,
+    /// A `)` with no variation open.
+    UnmatchedParen,
+    /// A tag pair that is not `[Name "value"]` on one line.
+    BadTag,
+    /// A character that PGN movetext does not use.
+    UnexpectedChar(char),
+    /// The movetext ends without `1-0`, `0-1`, `1/2-1/2` or `*`.
+    MissingResult,
+    /// The game is longer than the reader holds at once.
+    TooLong(usize),
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyntaxError::UnterminatedComment => f.write_str("a { comment is not closed"),
+            SyntaxError::UnterminatedVariation => f.write_str("a ( variation is not closed"),
+            SyntaxError::UnmatchedParen => f.write_str("a ) closes no variation"),
+            SyntaxError::BadTag => f.write_str("a tag pair is not [Name \"value\"] on one line"),
+            SyntaxError::UnexpectedChar(c) => {
+                write!(f, "'{}' has no place in movetext", c.escape_default())
+            }
+            SyntaxError::MissingResult => {
+                f.write_str("the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)")
+            }
+            SyntaxError::TooLong(limit) => write!(f, "the game is longer than {limit} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// What a caller hears while a game is read. Byte slices borrow the input; tag values
+/// come with their escapes still in (see `unescape`).
+pub trait Visitor {
+    /// A new game starts (also when a game is read again after more input arrived).
+    fn begin_game(&mut self) {}
+    fn tag(&mut self, _name: &[u8], _value: &[u8]) {}
+    /// The tags are over; the movetext begins.
+    fn begin_movetext(&mut self) {}
+    /// A move token, without move number and without `!`/`?` suffixes.
+    fn san(&mut self, _san: &[u8]) {}
+    /// `--` or `Z0`.
+    fn null_move(&mut self, _text: &[u8]) {}
+    /// A numeric annotation glyph, `$14` or a suffix such as `!?` (5).
+    fn nag(&mut self, _nag: u8) {}
+    /// A `{}` or `;` comment's text, without its delimiters.
+    fn comment(&mut self, _text: &[u8]) {}
+    fn begin_variation(&mut self) {}
+    fn end_variation(&mut self) {}
+    /// The result token.
+    fn outcome(&mut self, _outcome: Outcome) {}
+    /// The game is over: `None` when its syntax was right.
+    fn end_game(&mut self, _error: Option<&SyntaxError>) {}
+}
+
+/// A visitor that keeps nothing: for skipping games.
+pub struct Skip;
+
+impl Visitor for Skip {}
+
+/// How far one call got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A game was read (the visitor has had `end_game`); it took this many bytes.
+    Game(usize),
+    /// A game was read up to a syntax error (the visitor has had `end_game` with it);
+    /// its rest is not known: skip to the next game with `resync`.
+    Broken(usize),
+    /// The input ends inside a game; call again with more (only when not at the end).
+    NeedMore,
+    /// Nothing but blanks and comments is left (only at the end of the input).
+    End,
+}
+
+/// The byte-order mark some editors put before UTF-8 text.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Where the next game seems to start after a syntax error: a `[` at the start of a
+/// line that follows a blank line or opens an `Event` tag. `None` when there is none.
+pub fn resync(input: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr(b'\n', &input[from..]) {
+        let nl = from + i;
+        if input.get(nl + 1) == Some(&b'[') {
+            let before = &input[..nl];
+            let before = before.strip_suffix(b"\r").unwrap_or(before);
+            if input[nl + 1..].starts_with(b"[Event ") || before.ends_with(b"\n") {
+                return Some(nl + 1);
+            }
+        }
+        from = nl + 1;
+    }
+    None
+}
+
+/// Reads the next game of `input` (which must start where the previous game ended).
+/// `at_end` says that no more input will follow.
+pub fn read_game<V: Visitor>(input: &[u8], at_end: bool, visitor: &mut V) -> Step {
+    Reader {
+        input,
+        at: 0,
+        at_end,
+    }
+    .game(visitor)
+}
+
+/// Bytes that may form a symbol token: move, move number, result.
+const fn symbol_table() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'_' | b'+' | b'#' | b'=' | b':' | b'-' | b'/' | b'!' | b'?' | b'.'
+            )
+            || c >= 0x80;
+        b += 1;
+    }
+    table
+}
+
+static SYMBOL: [bool; 256] = symbol_table();
+
+/// What the reader is inside.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// Nothing yet but blanks and comments.
+    Start,
+    Tags,
+    Movetext,
+}
+
+/// How reading one token went.
+enum Flow {
+    Go,
+    /// The game ended; its length.
+    Done(usize),
+    Need,
+    Fail(SyntaxError),
+}
+
+struct Reader<'a> {
+    input: &'a [u8],
+    at: usize,
+    at_end: bool,
+}
+
+impl Reader<'_> {
+    fn game<V: Visitor>(&mut self, v: &mut V) -> Step {
+        if self.input.starts_with(BOM) {
+            self.at = BOM.len();
+        }
+        v.begin_game();
+        let mut section = Section::Start;
+        let mut depth = 0u32;
+        let mut tags_seen = false;
+        loop {
+            // Blanks are most of what lies between tokens: skip them here in one go.
+            while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.input.get(self.at) {
+                self.at += 1;
+            }
+            let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
+            match flow {
+                Flow::Go => {}
+                Flow::Done(len) => return Step::Game(len),
+                Flow::Need => return Step::NeedMore,
+                Flow::Fail(error) => {
+                    v.end_game(Some(&error));
+                    return Step::Broken(self.at);
+                }
+            }
+            if self.at >= self.input.len() {
+                if !self.at_end {
+                    return Step::NeedMore;
+                }
+                if section == Section::Start {
+                    return Step::End;
+                }
+                let error = if depth > 0 {
+                    SyntaxError::UnterminatedVariation
+                } else {
+                    SyntaxError::MissingResult
+                };
+                v.end_game(Some(&error));
+                return Step::Game(self.at);
+            }
+        }
+    }
+
+    /// Ends the game where the next one's tags begin, at `self.at`.
+    fn end_before_next<V: Visitor>(&self, v: &mut V, depth: u32) -> Flow {
+        let error = if depth > 0 {
+            SyntaxError::UnterminatedVariation
+        } else {
+            SyntaxError::MissingResult
+        };
+        v.end_game(Some(&error));
+        Flow::Done(self.at)
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.at == 0 || self.input[self.at - 1] == b'\n' || self.input[..self.at] == *BOM
+    }
+
+    /// The offset of the next `\n` from `from`, or the input's end.
+    fn line_end(&self, from: usize) -> Option<usize> {
+        memchr(b'\n', &self.input[from..]).map(|i| from + i)
+    }
+
+    fn token<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        section: &mut Section,
+        depth: &mut u32,
+        tags_seen: &mut bool,
+    ) -> Flow {
+        let input = self.input;
+        let Some(&byte) = input.get(self.at) else {
+            return Flow::Go;
+        };
+        match byte {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => {
+                self.at += 1;
+                Flow::Go
+            }
+            b'%' if self.at_line_start() => match self.line_end(self.at) {
+                Some(end) => {
+                    self.at = end + 1;
+                    Flow::Go
+                }
+                None if self.at_end => {
+                    self.at = input.len();
+                    Flow::Go
+                }
+                None => Flow::Need,
+            },
+            b';' => match self.line_end(self.at) {
+                Some(end) => {
+                    let text = &input[self.at + 1..end];
+                    v.comment(text.strip_suffix(b"\r").unwrap_or(text));
+                    self.at = end + 1;
+                    Flow::Go
+                }
+                None if self.at_end => {
+                    v.comment(&input[self.at + 1..]);
+                    self.at = input.len();
+                    Flow::Go
+                }
+                None => Flow::Need,
+            },
+            b'{' => self.brace_comment(v),
+            b'[' => {
+                // The next game's tags: after movetext, or a second Event tag.
+                if *section == Section::Movetext
+                    || (*tags_seen && input[self.at..].starts_with(b"[Event "))
+                {
+                    return self.end_before_next(v, *depth);
+                }
+                *section = Section::Tags;
+                *tags_seen = true;
+                self.tag(v)
+            }
+            _ => {
+                if *section != Section::Movetext {
+                    *section = Section::Movetext;
+                    v.begin_movetext();
+                }
+                self.movetext(v, byte, depth)
+            }
+        }
+    }
+
+    fn brace_comment<V: Visitor>(&mut self, v: &mut V) -> Flow {
+        let input = self.input;
+        let body = self.at + 1;
+        // Most comments close on their line; only one that goes on past a line break
+        // is searched for the next game's Event tag, which ends a truncated comment
+        // rather than let it swallow every game after it.
+        let mut from = body;
+        let close = loop {
+            match memchr2(b'}', b'\n', &input[from..]) {
+                Some(i) if input[from + i] == b'}' => break Some(from + i),
+                Some(i) => {
+                    let nl = from + i;
+                    if input[nl + 1..].starts_with(b"[Event ") {
+                        self.at = nl + 1;
+                        v.end_game(Some(&SyntaxError::UnterminatedComment));
+                        return Flow::Done(self.at);
+                    }
+                    if nl + 1 + 7 > input.len() && !self.at_end {
+                        return Flow::Need;
+                    }
+                    from = nl + 1;
+                }
+                None => break None,
+            }
+        };
+        match close {
+            Some(close) => {
+                v.comment(&input[body..close]);
+                self.at = close + 1;
+                Flow::Go
+            }
+            None if self.at_end => {
+                self.at = input.len();
+                v.end_game(Some(&SyntaxError::UnterminatedComment));
+                Flow::Done(self.at)
+            }
+            None => Flow::Need,
+        }
+    }
+
+    fn tag<V: Visitor>(&mut self, v: &mut V) -> Flow {
+        let input = self.input;
+        let Some(end) = self.line_end(self.at) else {
+            return if self.at_end {
+                self.at = input.len();
+                Flow::Fail(SyntaxError::BadTag)
+            } else {
+                Flow::Need
+            };
+        };
+        let line = &input[self.at + 1..end];
+        let Some((name, value, rest)) = split_tag(line) else {
+            self.at = end;
+            return Flow::Fail(SyntaxError::BadTag);
+        };
+        v.tag(name, value);
+        // Several tag pairs may share a line.
+        self.at = end - rest.len();
+        Flow::Go
+    }
+
+    fn movetext<V: Visitor>(&mut self, v: &mut V, byte: u8, depth: &mut u32) -> Flow {
+        let input = self.input;
+        match byte {
+            b'(' => {
+                *depth += 1;
+                self.at += 1;
+                v.begin_variation();
+                Flow::Go
+            }
+            b')' => {
+                self.at += 1;
+                if *depth == 0 {
+                    return Flow::Fail(SyntaxError::UnmatchedParen);
+                }
+                *depth -= 1;
+                v.end_variation();
+                Flow::Go
+            }
+            b'$' => {
+                let digits = input[self.at + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let end = self.at + 1 + digits;
+                if end == input.len() && !self.at_end {
+                    return Flow::Need;
+                }
+                self.at = end;
+                match parse_nag(&input[end - digits..end]) {
+                    Some(nag) => {
+                        v.nag(nag);
+                        Flow::Go
+                    }
+                    None => Flow::Fail(SyntaxError::UnexpectedChar('$')),
+                }
+            }
+            b'*' => {
+                self.at += 1;
+                self.finish(v, Outcome::Unknown, *depth)
+            }
+            _ if SYMBOL[usize::from(byte)] => {
+                let len = input[self.at..]
+                    .iter()
+                    .take_while(|&&b| SYMBOL[usize::from(b)])
+                    .count();
+                if self.at + len == input.len() && !self.at_end {
+                    return Flow::Need;
+                }
+                let symbol = &input[self.at..self.at + len];
+                self.at += len;
+                self.symbol(v, symbol, *depth)
+            }
+            _ => {
+                let c = std::str::from_utf8(&input[self.at..])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or(char::from(byte));
+                self.at += 1;
+                Flow::Fail(SyntaxError::UnexpectedChar(c))
+            }
+        }
+    }
+
+    fn finish<V: Visitor>(&mut self, v: &mut V, outcome: Outcome, depth: u32) -> Flow {
+        if depth > 0 {
+            return Flow::Fail(SyntaxError::UnterminatedVariation);
+        }
+        v.outcome(outcome);
+        v.end_game(None);
+        Flow::Done(self.at)
+    }
+
+    fn symbol<V: Visitor>(&mut self, v: &mut V, symbol: &[u8], depth: u32) -> Flow {
+        if let Some(outcome) = Outcome::from_token(symbol) {
+            return self.finish(v, outcome, depth);
+        }
+        let mut rest = symbol;
+        // A move number: digits, then dots or nothing; the move may follow at once.
+        // Castling written with zeros is a move, not a number.
+        if rest.first().is_some_and(u8::is_ascii_digit) && !is_zero_castle(rest) {
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            rest = &rest[digits..];
+            if rest.first().is_some_and(|&b| b != b'.') {
+                return Flow::Fail(SyntaxError::UnexpectedChar(char::from(rest[0])));
+            }
+        }
+        let rest = trim_dots(rest);
+        if rest.is_empty() || rest == b"e.p." || rest == b"ep" {
+            return Flow::Go;
+        }
+        let (san, suffix) = split_suffix(rest);
+        if !suffix.is_empty() {
+            if !san.is_empty() {
+                self.emit_move(v, san);
+            }
+            return match suffix_nag(suffix) {
+                Some(nag) => {
+                    v.nag(nag);
+                    Flow::Go
+                }
+                None => Flow::Fail(SyntaxError::UnexpectedChar(char::from(suffix[0]))),
+            };
+        }
+        self.emit_move(v, san);
+        Flow::Go
+    }
+
+    fn emit_move<V: Visitor>(&self, v: &mut V, san: &[u8]) {
+        if san == b"--" || san == b"Z0" {
+            v.null_move(san);
+        } else {
+            v.san(san);
+        }
+    }
+}
+
+fn trim_dots(mut text: &[u8]) -> &[u8] {
+    while let [b'.', rest @ ..] = text {
+        text = rest;
+    }
+    text
+}
+
+fn is_zero_castle(text: &[u8]) -> bool {
+    text.starts_with(b"0-0")
+}
+
+/// Splits `Nf3!?` into `Nf3` and `!?`.
+fn split_suffix(text: &[u8]) -> (&[u8], &[u8]) {
+    let keep = text.len()
+        - text
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'!' || b == b'?')
+            .count();
+    text.split_at(keep)
+}
+
+/// The NAG of a move suffix, as the PGN standard numbers them.
+fn suffix_nag(suffix: &[u8]) -> Option<u8> {
+    match suffix {
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+fn parse_nag(digits: &[u8]) -> Option<u8> {
+    if digits.is_empty() || digits.len() > 3 {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    u8::try_from(n).ok()
+}
+
+/// Splits the line after a `[` into the tag's name, its raw value and what follows the
+/// `]`; `None` when it is not a tag pair.
+fn split_tag(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let line = trim_start(line);
+    let name_len = line
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let (name, rest) = line.split_at(name_len);
+    if name.is_empty() {
+        return None;
+    }
+    let rest = trim_start(rest).strip_prefix(b"\"")?;
+    let mut i = 0;
+    let close = loop {
+        match memchr2(b'"', b'\\', &rest[i..]) {
+            Some(j) if rest[i + j] == b'\\' => i += j + 2,
+            Some(j) => break i + j,
+            None => return None,
+        }
+        if i > rest.len() {
+            return None;
+        }
+    };
+    let value = &rest[..close];
+    let after = trim_start(&rest[close + 1..]).strip_prefix(b"]")?;
+    Some((name, value, after))
+}
+
+fn trim_start(mut text: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t', rest @ ..] = text {
+        text = rest;
+    }
+    text
+}
+
+/// A raw tag value with its escapes (`\"`, `\\`) resolved.
+pub fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr(b'\\', raw).is_none() {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter();
+    while let Some(&b) = bytes.next() {
+        if b == b'\\' {
+            if let Some(&next) = bytes.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(b);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every event as text, to compare with what a game should give.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl Visitor for Events {
+        fn begin_game(&mut self) {
+            self.0.clear();
+        }
+        fn tag(&mut self, name: &[u8], value: &[u8]) {
+            let value = unescape(value);
+            self.0.push(format!(
+                "tag {} {}",
+                String::from_utf8_lossy(name),
+                String::from_utf8_lossy(&value)
+            ));
+        }
+        fn san(&mut self, san: &[u8]) {
+            self.0.push(String::from_utf8_lossy(san).into_owned());
+        }
+        fn null_move(&mut self, text: &[u8]) {
+            self.0
+                .push(format!("null {}", String::from_utf8_lossy(text)));
+        }
+        fn nag(&mut self, nag: u8) {
+            self.0.push(format!("${nag}"));
+        }
+        fn comment(&mut self, text: &[u8]) {
+            self.0
+                .push(format!("{{{}}}", String::from_utf8_lossy(text)));
+        }
+        fn begin_variation(&mut self) {
+            self.0.push("(".to_string());
+        }
+        fn end_variation(&mut self) {
+            self.0.push(")".to_string());
+        }
+        fn outcome(&mut self, outcome: Outcome) {
+            self.0.push(outcome.to_string());
+        }
+        fn end_game(&mut self, error: Option<&SyntaxError>) {
+            if let Some(error) = error {
+                self.0.push(format!("error {error}"));
+            }
+        }
+    }
+
+    fn events(input: &str) -> (Vec<String>, Step) {
+        let mut v = Events::default();
+        let step = read_game(input.as_bytes(), true, &mut v);
+        (v.0, step)
+    }
+
+    fn moves(input: &str) -> String {
+        events(input).0.join(" ")
+    }
+
+    #[test]
+    fn tags_then_moves_then_result() {
+        let input = "[Event \"x\"]\n[White \"a \\\"b\\\"\"]\n\n1. e4 e5 1-0\n";
+        let (events, step) = events(input);
+        assert_eq!(events.join("|"), "tag Event x|tag White a \"b\"|e4|e5|1-0");
+        assert_eq!(step, Step::Game(input.len() - 1));
+    }
+
+    #[test]
+    fn move_numbers_take_any_count_of_dots() {
+        assert_eq!(
+            moves("12. e4 12... e5 13.... Nf3 14 Nc6 15.Bb5 15...a6 *"),
+            "e4 e5 Nf3 Nc6 Bb5 a6 *"
+        );
+    }
+
+    #[test]
+    fn castling_with_zeros_is_a_move() {
+        assert_eq!(moves("1. 0-0 0-0-0 0-1"), "0-0 0-0-0 0-1");
+    }
+
+    #[test]
+    fn suffixes_are_nags() {
+        assert_eq!(
+            moves("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 4. Ba4 $14 *"),
+            "e4 $1 e5 $2 Nf3 $3 Nc6 $4 Bb5 $5 a6 $6 Ba4 $14 *"
+        );
+    }
+
+    #[test]
+    fn comments_of_both_kinds() {
+        assert_eq!(
+            moves("1. e4 {best by test\n[sic] across lines} e5 ; to the end\r\n2. Nf3 *"),
+            "e4 {best by test\n[sic] across lines} e5 { to the end} Nf3 *"
+        );
+    }
+
+    #[test]
+    fn escape_lines_are_skipped() {
+        assert_eq!(moves("% a note\n1. e4 *"), "e4 *");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(moves("\u{feff}[Event \"x\"]\n1. e4 *"), "tag Event x e4 *");
+    }
+
+    #[test]
+    fn variations_nest() {
+        assert_eq!(
+            moves("1. e4 (1. d4 d5 (1... Nf6)) 1... e5 *"),
+            "e4 ( d4 d5 ( Nf6 ) ) e5 *"
+        );
+    }
+
+    #[test]
+    fn null_moves_are_their_own_event() {
+        assert_eq!(moves("1. e4 -- 2. Z0 *"), "e4 null -- null Z0 *");
+    }
+
+    #[test]
+    fn en_passant_notes_are_dropped() {
+        assert_eq!(moves("1. exd6 e.p. *"), "exd6 *");
+    }
+
+    #[test]
+    fn a_game_ends_where_the_next_tags_begin() {
+        let input = "1. e4 e5\n\n[Event \"next\"]\n1. d4 *";
+        let (events, step) = events(input);
+        assert_eq!(
+            events.join(" "),
+            "e4 e5 error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
+        );
+        assert_eq!(step, Step::Game(10));
+    }
+
+    #[test]
+    fn unterminated_comment_at_the_end() {
+        let (events, _) = events("1. e4 { never closed *");
+        assert_eq!(events.last().unwrap(), "error a { comment is not closed");
+    }
+
+    #[test]
+    fn unterminated_comment_ends_at_the_next_event_tag() {
+        let input = "1. e4 { cut\n[Event \"next\"]\n1. d4 *";
+        let (events, step) = events(input);
+        assert_eq!(events.last().unwrap(), "error a { comment is not closed");
+        assert_eq!(step, Step::Game(12));
+    }
+
+    #[test]
+    fn unterminated_variation() {
+        let (events, _) = events("1. e4 (1. d4 d5");
+        assert_eq!(events.last().unwrap(), "error a ( variation is not closed");
+    }
+
+    #[test]
+    fn unmatched_paren_breaks_the_game() {
+        let mut v = Events::default();
+        let step = read_game(b"1. e4 ) e5 *", true, &mut v);
+        assert_eq!(step, Step::Broken(7));
+        assert_eq!(v.0.last().unwrap(), "error a ) closes no variation");
+    }
+
+    #[test]
+    fn incomplete_input_asks_for_more() {
+        let mut v = Events::default();
+        assert_eq!(read_game(b"1. e4 e5 2. N", false, &mut v), Step::NeedMore);
+        assert_eq!(read_game(b"1. e4 {open", false, &mut v), Step::NeedMore);
+        assert_eq!(read_game(b"\n \n", true, &mut v), Step::End);
+    }
+
+    #[test]
+    fn two_tagless_games_in_a_row() {
+        let input = b"1. e4 1-0 1. d4 0-1";
+        let mut v = Events::default();
+        let Step::Game(len) = read_game(input, true, &mut v) else {
+            panic!("first game");
+        };
+        assert_eq!(v.0.join(" "), "e4 1-0");
+        read_game(&input[len..], true, &mut v);
+        assert_eq!(v.0.join(" "), "d4 0-1");
+    }
+
+    #[test]
+    fn a_second_event_tag_starts_a_new_game() {
+        let (events, step) = events("[Event \"a\"]\n[Event \"b\"]\n1. e4 *");
+        assert_eq!(
+            events.last().unwrap(),
+            "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
+        );
+        assert_eq!(step, Step::Game(12));
+    }
+
+    #[test]
+    fn resync_finds_the_next_tag_section() {
+        assert_eq!(resync(b"x ) y\n\n[Site \"a\"]"), Some(7));
+        assert_eq!(resync(b"x\n[Event \"a\"]"), Some(2));
+        assert_eq!(resync(b"x\n[Site \"a\"]"), None);
+    }
+
+    #[test]
+    fn bad_tags_are_syntax_errors() {
+        let (events, _) = events("[Event \"x]\n1. e4 *");
+        assert_eq!(
+            events.last().unwrap(),
+            "error a tag pair is not [Name \"value\"] on one line"
+        );
+    }
+
+    #[test]
+    fn strange_characters_are_refused() {
+        let (events, _) = events("1. e4 <e5> *");
+        assert_eq!(events.last().unwrap(), "error '<' has no place in movetext");
+    }
+}

@@ -1,0 +1,691 @@
+//! Replaying a PGN game with the full rules: the visitor that turns the reader's events
+//! into a `Game` (its main line, every draw rule, its result) and checks every move of
+//! every variation too.
+
+use std::fmt;
+
+use crate::fen::FenError;
+use crate::game::{resolve_move, Game, MoveError, State, Status};
+use crate::position::Position;
+use crate::uci::CastlingMode;
+
+use super::reader::{unescape, Outcome, SyntaxError, Visitor};
+use super::tags::{decode, Tags};
+use super::writer::{outcome_of, Movetext};
+
+/// Why the result of a game cannot stand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResultError {
+    /// The final position says otherwise: `1-0` when white is mated, a decisive result
+    /// after stalemate or an automatic draw.
+    Contradicted { outcome: Outcome, status: Status },
+    /// The `Result` tag and the result token disagree (only when asked to check).
+    TagMismatch { tag: String, token: Outcome },
+}
+
+impl fmt::Display for ResultError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultError::Contradicted { outcome, status } => {
+                write!(
+                    f,
+                    "the result {outcome} contradicts the final position ({status})"
+                )
+            }
+            ResultError::TagMismatch { tag, token } => write!(
+                f,
+                "the Result tag says {tag} but the movetext ends with {token}"
+            ),
+        }
+    }
+}
+
+/// Why a game in a PGN file cannot be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    Syntax(SyntaxError),
+    /// The `FEN` tag is not a legal position (for the game's variant).
+    Fen(FenError),
+    /// `SetUp "1"` without a `FEN` tag.
+    MissingFen,
+    /// A `Variant` other than standard chess or Chess960.
+    Variant(String),
+    /// A move that cannot be played, with its ply counted from 1 and its text.
+    Move {
+        ply: usize,
+        text: String,
+        error: MoveError,
+        variation: bool,
+    },
+    /// `--` or `Z0` in the main line, or in a variation where the side to move is in
+    /// check.
+    NullMove {
+        ply: usize,
+        text: String,
+        variation: bool,
+    },
+    /// A variation where no move stands before it to be replaced.
+    VariationFirst {
+        ply: usize,
+    },
+    Result(ResultError),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Syntax(e) => e.fmt(f),
+            GameError::Fen(e) => write!(f, "the FEN tag: {e}"),
+            GameError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
+            GameError::Variant(v) => write!(
+                f,
+                "variant '{v}' is not played here (only standard chess and Chess960)"
+            ),
+            GameError::Move { .. } => f.write_str("a move cannot be played"),
+            GameError::NullMove {
+                variation: false, ..
+            } => f.write_str("a null move is no move of chess"),
+            GameError::NullMove {
+                variation: true, ..
+            } => f.write_str("a null move while in check"),
+            GameError::VariationFirst { .. } => {
+                f.write_str("a variation stands before any move it could replace")
+            }
+            GameError::Result(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// How strictly results are checked, and what is kept of the movetext.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Start every game in Chess960 even without a `Variant` tag.
+    pub chess960: bool,
+    /// Refuse a `Result` tag that the result token contradicts (else the token wins).
+    pub strict_result_tag: bool,
+    /// Rewrite the movetext (canonical SAN, comments, NAGs, variations) in export format.
+    pub record: bool,
+    /// Skip the tags other than those that shape the game (`FEN`, `SetUp`, `Variant`,
+    /// `Result`): checking a database needs no others.
+    pub skip_tags: bool,
+    /// Replay with a lean `Game` (no list of legal moves kept): for databases, whose
+    /// games are only checked or converted.
+    pub lean: bool,
+}
+
+/// A game as a PGN file gives it.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub tags: Tags,
+    /// The main line, with its result settled.
+    pub game: Game,
+    /// The movetext in export format, when recording.
+    pub movetext: String,
+}
+
+/// One open variation: where it stands and what its last move was played from.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    position: Position,
+    before_last: Option<Position>,
+    /// The ply number of the next move.
+    ply: usize,
+}
+
+/// The visitor that replays a game. Reused from game to game.
+pub struct Replayer {
+    options: Options,
+    tags: Tags,
+    fen: Option<String>,
+    setup: Option<String>,
+    variant: Option<String>,
+    result_tag: Option<String>,
+    /// The game being replayed, reused from game to game; valid once `started`.
+    game: Game,
+    started: bool,
+    frames: Vec<Frame>,
+    outcome: Option<Outcome>,
+    error: Option<GameError>,
+    movetext: String,
+    layout: Movetext,
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Whether a `Variant` tag names Chess960 (`Some(true)`), standard chess
+/// (`Some(false)`) or something else.
+pub fn variant_is_chess960(value: &str) -> Option<bool> {
+    let v = value.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" => {
+            Some(true)
+        }
+        "" | "standard" | "chess" | "normal" | "from position" => Some(false),
+        _ => None,
+    }
+}
+
+impl Replayer {
+    pub fn new(options: Options) -> Replayer {
+        Replayer {
+            options,
+            tags: Tags::default(),
+            fen: None,
+            setup: None,
+            variant: None,
+            result_tag: None,
+            game: Game::default(),
+            started: false,
+            frames: Vec::new(),
+            outcome: None,
+            error: None,
+            movetext: String::new(),
+            layout: Movetext::new(),
+        }
+    }
+
+    /// Settles the game just read: `Ok` when it is correct, then `game`, `tags` and
+    /// `movetext` describe it; else why it cannot be loaded.
+    pub fn finish(&mut self) -> Result<(), GameError> {
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        if !self.started {
+            self.start()?;
+        }
+        let token = self.outcome.unwrap_or(Outcome::Unknown);
+        if self.options.strict_result_tag {
+            if let Some(tag) = &self.result_tag {
+                if tag.as_bytes() != token.token().as_bytes() {
+                    return Err(GameError::Result(ResultError::TagMismatch {
+                        tag: tag.clone(),
+                        token,
+                    }));
+                }
+            }
+        }
+        settle(&mut self.game, token).map_err(GameError::Result)?;
+        if self.options.record {
+            std::mem::take(&mut self.layout)
+                .result(&mut self.movetext, outcome_of(&self.game.status()));
+        }
+        Ok(())
+    }
+
+    /// The game just read (after `finish` answered `Ok`).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Its tags (none but the roster's unknowns when skipping tags).
+    pub fn tags(&self) -> &Tags {
+        &self.tags
+    }
+
+    /// Its movetext in export format, when recording.
+    pub fn movetext(&self) -> &str {
+        &self.movetext
+    }
+
+    /// `finish`, then the game taken out.
+    pub fn load(&mut self) -> Result<Loaded, GameError> {
+        self.finish()?;
+        Ok(Loaded {
+            tags: std::mem::take(&mut self.tags),
+            game: self.game.clone(),
+            movetext: std::mem::take(&mut self.movetext),
+        })
+    }
+
+    fn mode(&self) -> Result<CastlingMode, GameError> {
+        let chess960 = match &self.variant {
+            None => false,
+            Some(v) => variant_is_chess960(v).ok_or_else(|| GameError::Variant(v.clone()))?,
+        };
+        Ok(if chess960 || self.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        })
+    }
+
+    /// Sets the game up as the tags describe it, before any move.
+    fn start(&mut self) -> Result<(), GameError> {
+        self.started = true;
+        let mode = self.mode()?;
+        let base = match (&self.fen, self.setup.as_deref().map(str::trim)) {
+            (Some(fen), _) => {
+                let pos = Position::from_fen(fen.trim()).map_err(GameError::Fen)?;
+                if mode == CastlingMode::Standard {
+                    pos.check_standard_castling()
+                        .map_err(|e| GameError::Fen(FenError::Position(e)))?;
+                }
+                pos
+            }
+            (None, Some("1")) => return Err(GameError::MissingFen),
+            (None, _) => Position::startpos(),
+        };
+        self.game.set_lean(self.options.lean);
+        self.game.reset(base, mode);
+        Ok(())
+    }
+
+    fn fail(&mut self, error: GameError) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+    }
+
+    fn main_move(&mut self, san: &[u8]) {
+        if !self.started {
+            return;
+        }
+        let game = &mut self.game;
+        match game.parse_san_bytes(san) {
+            Ok(m) => {
+                if self.options.record {
+                    let before = *game.position();
+                    // The game works out check and mate for its status anyway.
+                    let mut text = before.san_without_suffix(m);
+                    game.play(m);
+                    if game.status().state == State::Checkmate {
+                        text.push('#');
+                    } else if game.position().is_check() {
+                        text.push('+');
+                    }
+                    self.layout.play(&mut self.movetext, &before, &text);
+                } else {
+                    game.play(m);
+                }
+            }
+            Err(error) => {
+                let ply = game.moves().len() + 1;
+                self.fail(GameError::Move {
+                    ply,
+                    text: text_of(san),
+                    error,
+                    variation: false,
+                })
+            }
+        }
+    }
+
+    fn variation_move(&mut self, san: &[u8]) {
+        if !self.started {
+            return;
+        }
+        let mode = self.game.mode();
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let pos = frame.position;
+        let parsed = std::str::from_utf8(san)
+            .map_err(|_| MoveError::Syntax)
+            .and_then(|text| {
+                if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
+                    return Ok(m);
+                }
+                if !pos.has_legal_moves() {
+                    // The variation goes on after mate or stalemate.
+                    return Err(MoveError::GameOver(ended(&pos)));
+                }
+                resolve_move(&pos, text, mode)
+            });
+        match parsed {
+            Ok(m) => {
+                let ply = frame.ply;
+                frame.before_last = Some(pos);
+                frame.position = pos.after(m);
+                frame.ply = ply + 1;
+                if self.options.record {
+                    let san = pos.san(m);
+                    self.layout.play(&mut self.movetext, &pos, &san);
+                }
+            }
+            Err(error) => {
+                let ply = frame.ply;
+                self.fail(GameError::Move {
+                    ply,
+                    text: text_of(san),
+                    error,
+                    variation: true,
+                })
+            }
+        }
+    }
+}
+
+/// The status of a position with no legal moves, for a variation's error.
+fn ended(pos: &Position) -> Status {
+    Game::new(*pos, CastlingMode::Standard).status()
+}
+
+/// Gives a game the result its movetext ends with, refusing one the board contradicts:
+/// a decisive result the moves do not reach is a resignation, a draw the board does not
+/// make is a draw by agreement, and `*` leaves the game as it stands.
+pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
+    let status = game.status();
+    if status.is_over() {
+        let agrees = outcome == Outcome::Unknown || outcome == outcome_of(&status);
+        return if agrees {
+            Ok(())
+        } else {
+            Err(ResultError::Contradicted { outcome, status })
+        };
+    }
+    debug_assert!(matches!(status.state, State::Active | State::Check));
+    match outcome {
+        Outcome::WhiteWins => game.resign(crate::color::Color::Black),
+        Outcome::BlackWins => game.resign(crate::color::Color::White),
+        Outcome::Draw => game.agree_draw(),
+        Outcome::Unknown => {}
+    }
+    Ok(())
+}
+
+impl Visitor for Replayer {
+    fn begin_game(&mut self) {
+        self.tags = Tags::default();
+        self.fen = None;
+        self.setup = None;
+        self.variant = None;
+        self.result_tag = None;
+        self.started = false;
+        self.frames.clear();
+        self.outcome = None;
+        self.error = None;
+        self.movetext.clear();
+        self.layout = Movetext::new();
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+            return;
+        }
+        let value = decode(&unescape(value));
+        match name {
+            b"FEN" => self.fen = Some(value),
+            b"SetUp" => self.setup = Some(value),
+            b"Variant" => self.variant = Some(value),
+            b"Result" => self.result_tag = Some(value),
+            _ if self.options.skip_tags => {}
+            _ => {
+                if let Ok(name) = std::str::from_utf8(name) {
+                    self.tags.insert(name, &value);
+                }
+            }
+        }
+    }
+
+    fn begin_movetext(&mut self) {
+        if let Err(error) = self.start() {
+            self.fail(error);
+        }
+    }
+
+    fn san(&mut self, san: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.frames.is_empty() {
+            self.main_move(san);
+        } else {
+            self.variation_move(san);
+        }
+    }
+
+    fn null_move(&mut self, text: &[u8]) {
+        if self.error.is_some() || !self.started {
+            return;
+        }
+        let Some(frame) = self.frames.last_mut() else {
+            let ply = self.game.moves().len() + 1;
+            self.fail(GameError::NullMove {
+                ply,
+                text: text_of(text),
+                variation: false,
+            });
+            return;
+        };
+        let pos = frame.position;
+        match pos.after_null() {
+            Some(next) => {
+                frame.before_last = Some(pos);
+                frame.position = next;
+                frame.ply += 1;
+                if self.options.record {
+                    self.layout.play(&mut self.movetext, &pos, "--");
+                }
+            }
+            None => {
+                let ply = frame.ply;
+                self.fail(GameError::NullMove {
+                    ply,
+                    text: text_of(text),
+                    variation: true,
+                });
+            }
+        }
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if self.options.record && self.error.is_none() {
+            self.layout.nag(&mut self.movetext, nag);
+        }
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        if self.options.record && self.error.is_none() && self.started {
+            self.layout.comment(&mut self.movetext, &decode(text));
+        }
+    }
+
+    fn begin_variation(&mut self) {
+        if self.error.is_some() || !self.started {
+            return;
+        }
+        let (before, ply) = match self.frames.last() {
+            Some(frame) => (frame.before_last, frame.ply),
+            None => (
+                self.game.before_last().copied(),
+                self.game.moves().len() + 1,
+            ),
+        };
+        match before {
+            Some(position) => {
+                self.frames.push(Frame {
+                    position,
+                    before_last: None,
+                    ply: ply - 1,
+                });
+                if self.options.record {
+                    self.layout.begin_variation(&mut self.movetext);
+                }
+            }
+            None => self.fail(GameError::VariationFirst { ply }),
+        }
+    }
+
+    fn end_variation(&mut self) {
+        if self.error.is_some() {
+            return;
+        }
+        self.frames.pop();
+        if self.options.record {
+            self.layout.end_variation(&mut self.movetext);
+        }
+    }
+
+    fn outcome(&mut self, outcome: Outcome) {
+        self.outcome = Some(outcome);
+    }
+
+    fn end_game(&mut self, error: Option<&SyntaxError>) {
+        if let Some(error) = error {
+            // A syntax error outranks a move error only when it comes first; the
+            // reader reports it at the end, so keep an earlier move error.
+            self.fail(GameError::Syntax(error.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::DrawReason;
+    use crate::pgn::reader::read_game;
+
+    fn load_with(input: &str, options: Options) -> Result<Loaded, GameError> {
+        let mut replayer = Replayer::new(options);
+        read_game(input.as_bytes(), true, &mut replayer);
+        replayer.load()
+    }
+
+    fn load(input: &str) -> Result<Loaded, GameError> {
+        load_with(input, Options::default())
+    }
+
+    #[test]
+    fn the_main_line_becomes_the_history() {
+        let loaded = load("[White \"A\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *").unwrap();
+        assert_eq!(loaded.game.moves().len(), 3);
+        assert_eq!(loaded.tags.get("White"), Some("A"));
+    }
+
+    #[test]
+    fn a_bad_move_in_a_variation_is_found() {
+        let error = load("1. e4 e5 (1... c5 2. Nf3 Qa5 3. a3 Kd6) 2. Nf3 *").unwrap_err();
+        assert!(
+            matches!(
+                error,
+                GameError::Move {
+                    ply: 6,
+                    variation: true,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_decisive_result_on_a_live_board_is_a_resignation() {
+        let loaded = load("1. e4 e5 0-1").unwrap();
+        assert_eq!(loaded.game.status().state, State::Resigned);
+        assert!(loaded.game.is_final());
+    }
+
+    #[test]
+    fn a_draw_on_a_live_board_is_an_agreement() {
+        let loaded = load("1. e4 e5 1/2-1/2").unwrap();
+        assert_eq!(loaded.game.status().reason, Some(DrawReason::Agreement));
+    }
+
+    #[test]
+    fn the_wrong_winner_of_a_mate_is_refused() {
+        let error = load("1. f3 e5 2. g4 Qh4# 1-0").unwrap_err();
+        assert!(matches!(
+            error,
+            GameError::Result(ResultError::Contradicted { .. })
+        ));
+    }
+
+    #[test]
+    fn a_decisive_result_after_stalemate_is_refused() {
+        let error = load("[FEN \"k7/3Q4/1K6/8/8/8/8/8 w - - 0 1\"]\n\n1. Qc7 1-0").unwrap_err();
+        assert!(matches!(
+            error,
+            GameError::Result(ResultError::Contradicted { .. })
+        ));
+        let options = Options {
+            strict_result_tag: true,
+            ..Options::default()
+        };
+        assert!(load_with(
+            "[FEN \"k7/3Q4/1K6/8/8/8/8/8 w - - 0 1\"]\n\n1. Qc7 1/2-1/2",
+            options
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn the_token_wins_over_the_tag_unless_strict() {
+        let input = "[Result \"1-0\"]\n\n1. e4 0-1";
+        assert_eq!(
+            outcome_of(&load(input).unwrap().game.status()),
+            Outcome::BlackWins
+        );
+        let strict = Options {
+            strict_result_tag: true,
+            ..Options::default()
+        };
+        assert!(matches!(
+            load_with(input, strict),
+            Err(GameError::Result(ResultError::TagMismatch { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_fen_tag_needs_no_setup_tag() {
+        let loaded = load("[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 *").unwrap();
+        assert_eq!(loaded.game.moves().len(), 1);
+    }
+
+    #[test]
+    fn setup_without_fen_is_refused() {
+        assert_eq!(
+            load("[SetUp \"1\"]\n\n1. e4 *").unwrap_err(),
+            GameError::MissingFen
+        );
+    }
+
+    #[test]
+    fn chess960_comes_from_the_variant_tag() {
+        let fen = "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]";
+        assert!(matches!(
+            load(&format!("{fen}\n\n1. e4 *")),
+            Err(GameError::Fen(_))
+        ));
+        let loaded = load(&format!("[Variant \"fischerandom\"]\n{fen}\n\n1. e4 *")).unwrap();
+        assert_eq!(loaded.game.mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
+    fn other_variants_are_refused() {
+        assert_eq!(
+            load("[Variant \"Crazyhouse\"]\n\n1. e4 *").unwrap_err(),
+            GameError::Variant("Crazyhouse".to_string())
+        );
+    }
+
+    #[test]
+    fn null_moves_are_refused_in_the_main_line_only() {
+        assert!(matches!(
+            load("1. e4 -- 2. d4 *").unwrap_err(),
+            GameError::NullMove {
+                ply: 2,
+                variation: false,
+                ..
+            }
+        ));
+        let loaded = load("1. e4 e5 (1... -- 2. d4) 2. Nf3 *").unwrap();
+        assert_eq!(loaded.game.moves().len(), 3);
+    }
+
+    #[test]
+    fn recording_rewrites_the_movetext() {
+        let options = Options {
+            record: true,
+            ..Options::default()
+        };
+        let loaded = load_with("1. e4 {x} e5 $1 (1... c5) 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Bg4 6. h3 h5 7. hxg4 hxg4 8. Nh2 Qh4 9. Qxg4 Qxh2# 0-1", options).unwrap();
+        assert_eq!(
+            loaded.movetext,
+            "1. e4 { x } 1... e5 $1 ( 1... c5 ) 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Bg4\n6. h3 h5 7. hxg4 hxg4 8. Nh2 Qh4 9. Qxg4 Qxh2# 0-1\n"
+        );
+    }
+}

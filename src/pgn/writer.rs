@@ -1,0 +1,289 @@
+//! Writing PGN in the standard's export format: tags in roster order, then movetext in
+//! lines of at most 79 characters.
+
+use crate::color::Color;
+use crate::game::{Game, State, Status};
+use crate::position::Position;
+
+use super::reader::Outcome;
+use super::tags::{write_quoted, Tags};
+
+/// The longest movetext line, in characters.
+pub const LINE_WIDTH: usize = 79;
+
+/// The result a game's status stands for.
+pub fn outcome_of(status: &Status) -> Outcome {
+    match (status.state, status.winner) {
+        (State::Checkmate | State::Resigned, Some(Color::White)) => Outcome::WhiteWins,
+        (State::Checkmate | State::Resigned, Some(Color::Black)) => Outcome::BlackWins,
+        (State::Stalemate | State::Draw, _) => Outcome::Draw,
+        _ => Outcome::Unknown,
+    }
+}
+
+/// Writes one `[Name "value"]` line.
+pub fn write_tag(out: &mut String, name: &str, value: &str) {
+    out.push('[');
+    out.push_str(name);
+    out.push(' ');
+    write_quoted(out, value);
+    out.push_str("]\n");
+}
+
+/// The tag section: the roster with `result`, then the other tags and the derived
+/// `SetUp`, `FEN` and `Variant` in ASCII order of their names, then a blank line.
+pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Position, chess960: bool) {
+    for (name, value) in tags.roster() {
+        write_tag(out, name, value);
+    }
+    write_tag(out, "Result", result.token());
+    let fen = base.fen();
+    let mut derived: Vec<(&str, &str)> = Vec::new();
+    if fen != Position::startpos().fen() {
+        derived.push(("FEN", &fen));
+        derived.push(("SetUp", "1"));
+    }
+    if chess960 {
+        derived.push(("Variant", "Chess960"));
+    }
+    let mut others: Vec<(&str, &str)> = tags.others().chain(derived).collect();
+    others.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, value) in others {
+        write_tag(out, name, value);
+    }
+    out.push('\n');
+}
+
+/// A game in export format: tags, movetext, result.
+pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
+    let result = outcome_of(&game.status());
+    let chess960 = game.mode() == crate::uci::CastlingMode::Chess960;
+    write_tags(out, tags, result, game.base(), chess960);
+    let mut text = Movetext::new();
+    let mut pos = *game.base();
+    for m in game.moves() {
+        text.play(out, &pos, &pos.san(m));
+        pos.play_unchecked(m);
+    }
+    text.result(out, result);
+}
+
+/// Movetext laid out greedily in lines of at most `LINE_WIDTH` characters, single
+/// spaces between tokens, move numbers where the export format wants them.
+#[derive(Clone, Debug)]
+pub struct Movetext {
+    /// Characters on the current line.
+    column: usize,
+    /// Whether a black move needs its `N...` number: at the start, and after a
+    /// comment or a variation.
+    number_black: bool,
+}
+
+impl Default for Movetext {
+    fn default() -> Movetext {
+        Movetext::new()
+    }
+}
+
+impl Movetext {
+    pub fn new() -> Movetext {
+        Movetext {
+            column: 0,
+            number_black: true,
+        }
+    }
+
+    fn word(&mut self, out: &mut String, word: &str) {
+        let width = if word.is_ascii() {
+            word.len()
+        } else {
+            word.chars().count()
+        };
+        if self.column > 0 {
+            if self.column + 1 + width > LINE_WIDTH {
+                out.push('\n');
+                self.column = 0;
+            } else {
+                out.push(' ');
+                self.column += 1;
+            }
+        }
+        out.push_str(word);
+        self.column += width;
+    }
+
+    /// A move, played from `before`, with its number when it needs one.
+    pub fn play(&mut self, out: &mut String, before: &Position, san: &str) {
+        let number = before.fullmoves();
+        if before.turn() == Color::White {
+            self.number(out, number, ".");
+        } else if self.number_black {
+            self.number(out, number, "...");
+        }
+        self.word(out, san);
+        self.number_black = false;
+    }
+
+    fn number(&mut self, out: &mut String, number: u32, dots: &str) {
+        let mut buf = [0u8; 16];
+        let text = format_number(&mut buf, number, dots);
+        self.word(out, text);
+    }
+
+    pub fn nag(&mut self, out: &mut String, nag: u8) {
+        let mut buf = [0u8; 16];
+        let text = format_number(&mut buf, u32::from(nag), "");
+        self.word(out, &format!("${text}"));
+    }
+
+    /// A comment as `{ words }`; its own blanks and line breaks are not kept, since
+    /// lines are laid out anew. A `}` inside would end it early and becomes `)`.
+    pub fn comment(&mut self, out: &mut String, text: &str) {
+        let mut words = text.split_whitespace().peekable();
+        if words.peek().is_none() {
+            self.word(out, "{}");
+        } else {
+            self.word(out, "{");
+            for word in words {
+                if word.contains('}') {
+                    self.word(out, &word.replace('}', ")"));
+                } else {
+                    self.word(out, word);
+                }
+            }
+            self.word(out, "}");
+        }
+        self.number_black = true;
+    }
+
+    pub fn begin_variation(&mut self, out: &mut String) {
+        self.word(out, "(");
+        self.number_black = true;
+    }
+
+    pub fn end_variation(&mut self, out: &mut String) {
+        self.word(out, ")");
+        self.number_black = true;
+    }
+
+    /// The result token, ending the movetext and its last line.
+    pub fn result(mut self, out: &mut String, outcome: Outcome) {
+        self.word(out, outcome.token());
+        out.push('\n');
+    }
+}
+
+/// A number and its dots, written without allocating.
+fn format_number<'b>(buf: &'b mut [u8; 16], mut n: u32, dots: &str) -> &'b str {
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut at = 0;
+    for &d in digits[..len].iter().rev() {
+        buf[at] = d;
+        at += 1;
+    }
+    for &d in dots.as_bytes().iter().take(buf.len() - at) {
+        buf[at] = d;
+        at += 1;
+    }
+    std::str::from_utf8(&buf[..at]).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uci::CastlingMode;
+
+    fn game_of(fen: Option<&str>, moves: &str, mode: CastlingMode) -> Game {
+        let base = fen.map_or(Position::startpos(), |f| Position::from_fen(f).unwrap());
+        let mut game = Game::new(base, mode);
+        for text in moves.split_whitespace() {
+            let m = game.parse_move(text).unwrap();
+            game.play(m);
+        }
+        game
+    }
+
+    fn export(game: &Game) -> String {
+        let mut out = String::new();
+        write_game(&mut out, &Tags::default(), game);
+        out
+    }
+
+    #[test]
+    fn the_roster_comes_first_with_unknown_values() {
+        let game = game_of(None, "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7", CastlingMode::Standard);
+        assert_eq!(
+            export(&game),
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n\
+             1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
+        );
+    }
+
+    #[test]
+    fn black_to_move_first_numbers_with_dots() {
+        let game = game_of(
+            Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7"),
+            "Kd7 e4",
+            CastlingMode::Standard,
+        );
+        let text = export(&game);
+        assert!(text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]\n[SetUp \"1\"]\n"));
+        assert!(text.ends_with("\n7... Kd7 8. e4 *\n"));
+    }
+
+    #[test]
+    fn chess960_adds_the_variant() {
+        let game = game_of(None, "", CastlingMode::Chess960);
+        assert!(export(&game).contains("[Variant \"Chess960\"]\n\n*\n"));
+    }
+
+    #[test]
+    fn lines_wrap_before_79_characters() {
+        let mut game = Game::default();
+        for ply in 0..60 {
+            let legal = game.legal_moves();
+            if game.status().is_over() {
+                break;
+            }
+            let m = legal.as_slice()[ply * 7 % legal.len()];
+            game.play(m);
+        }
+        let text = export(&game);
+        let movetext: Vec<&str> = text.split("\n\n").nth(1).unwrap().lines().collect();
+        assert!(movetext.len() > 1);
+        for line in &movetext {
+            assert!(line.len() <= LINE_WIDTH, "{line}");
+            assert!(!line.ends_with(' '));
+        }
+        // Greedy: the next token would not have fitted.
+        let first_next = movetext[1].split(' ').next().unwrap();
+        assert!(movetext[0].len() + 1 + first_next.len() > LINE_WIDTH);
+    }
+
+    #[test]
+    fn comments_and_variations_renumber_black() {
+        let mut out = String::new();
+        let start = Position::startpos();
+        let after_e4 = start.after(start.parse_san("e4").unwrap());
+        let mut text = Movetext::new();
+        text.play(&mut out, &start, "e4");
+        text.comment(&mut out, "main\n line");
+        text.play(&mut out, &after_e4, "e5");
+        text.begin_variation(&mut out);
+        text.play(&mut out, &after_e4, "c5");
+        text.end_variation(&mut out);
+        text.nag(&mut out, 1);
+        text.result(&mut out, Outcome::Unknown);
+        assert_eq!(out, "1. e4 { main line } 1... e5 ( 1... c5 ) $1 *\n");
+    }
+}

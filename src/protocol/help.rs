@@ -1,0 +1,422 @@
+//! What `help <command>` says of each command: its syntax, one line on what it does and
+//! one example with its answer. This table is the only source: docs/protocol.md holds
+//! its text as transcripts (checked by the tests, rewritten by `scripts/golden --bless`),
+//! and each example is checked against what a fresh session answers.
+
+/// The help of one command.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Topic {
+    /// The command keyword, as `help <keyword>` names it.
+    pub keyword: &'static str,
+    /// The syntax, one line per form: as the `help` list starts its lines, or
+    /// completing them.
+    pub syntax: &'static str,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    /// A transcript from the standard start position, as `--echo` prints it: `> `
+    /// lines are commands, the others their answers.
+    pub example: &'static str,
+}
+
+/// Every command, in the order of the `help` list.
+pub const TOPICS: &[Topic] = &[
+    Topic {
+        keyword: "uci",
+        syntax: "uci",
+        summary: "names the program and its options, then uciok",
+        example: "\
+> uci
+id name arbiter 0.1.0
+id author the chess-arbiter authors
+option name UCI_Chess960 type check default false
+option name Threads type spin default 0 min 0 max 256
+option name JSON type check default false
+uciok
+",
+    },
+    Topic {
+        keyword: "isready",
+        syntax: "isready",
+        summary: "answers readyok once every earlier command is done",
+        example: "\
+> isready
+readyok
+",
+    },
+    Topic {
+        keyword: "ucinewgame",
+        syntax: "ucinewgame",
+        summary: "starts a new game from the standard start position; answers nothing",
+        example: "\
+> position startpos moves e4
+> ucinewgame
+> history
+history
+",
+    },
+    Topic {
+        keyword: "setoption",
+        syntax: "setoption name UCI_Chess960 value true|false\n\
+                 setoption name Threads value <n>\n\
+                 setoption name JSON value true|false",
+        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), or JSON Lines answers; answers nothing",
+        example: "\
+> setoption name UCI_Chess960 value true
+> position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1
+> moves e1
+moves e1d1 e1d2 e1e2 e1f1 e1f2 e1h1
+",
+    },
+    Topic {
+        keyword: "position",
+        syntax: "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]",
+        summary: "replaces the game: a start and its moves (UCI or SAN), or game n of a PGN file; answers nothing",
+        example: "\
+> position startpos moves e4 e5 Nf3
+> fen
+fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2
+",
+    },
+    Topic {
+        keyword: "d",
+        syntax: "d",
+        summary: "draws the board, then the FEN, the Polyglot key and the checkers",
+        example: "\
+> d
+ +---+---+---+---+---+---+---+---+
+ | r | n | b | q | k | b | n | r | 8
+ +---+---+---+---+---+---+---+---+
+ | p | p | p | p | p | p | p | p | 7
+ +---+---+---+---+---+---+---+---+
+ |   |   |   |   |   |   |   |   | 6
+ +---+---+---+---+---+---+---+---+
+ |   |   |   |   |   |   |   |   | 5
+ +---+---+---+---+---+---+---+---+
+ |   |   |   |   |   |   |   |   | 4
+ +---+---+---+---+---+---+---+---+
+ |   |   |   |   |   |   |   |   | 3
+ +---+---+---+---+---+---+---+---+
+ | P | P | P | P | P | P | P | P | 2
+ +---+---+---+---+---+---+---+---+
+ | R | N | B | Q | K | B | N | R | 1
+ +---+---+---+---+---+---+---+---+
+   a   b   c   d   e   f   g   h
+
+Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+Key: 463B96181691FC9C
+Checkers:
+",
+    },
+    Topic {
+        keyword: "go",
+        syntax: "go perft <depth>",
+        summary: "counts the leaf nodes under each legal move, then the total; while it runs, isready answers at once and stop ends it",
+        example: "\
+> position fen 7k/8/8/8/8/8/8/K7 w - - 0 1
+> go perft 1
+a1a2: 1
+a1b1: 1
+a1b2: 1
+
+Nodes searched: 3
+",
+    },
+    Topic {
+        keyword: "perft",
+        syntax: "perft <depth>",
+        summary: "counts the leaf nodes of the legal move tree that many plies deep",
+        example: "\
+> perft 3
+perft 3 8902
+",
+    },
+    Topic {
+        keyword: "moves",
+        syntax: "moves [<square>] [verbose [fen]]",
+        summary: "lists the legal moves in UCI, or those of the piece on a square; verbose: one line each with what move would answer, then end",
+        example: "\
+> moves b1
+moves b1a3 b1c3
+> moves b1 verbose
+b1a3 Na3 from b1 to a3 piece knight
+b1c3 Nc3 from b1 to c3 piece knight
+end
+",
+    },
+    Topic {
+        keyword: "dests",
+        syntax: "dests",
+        summary: "lists each origin square with its legal targets, as board widgets take them",
+        example: "\
+> position startpos moves e4 e5 Nf3 Nc6 Bc4 Bc5
+> dests
+dests a2:a3,a4 b1:a3,c3 b2:b3,b4 c2:c3 c4:a6,b3,b5,d3,d5,e2,e6,f1,f7 d1:e2 d2:d3,d4 e1:e2,f1,g1,h1 f3:d4,e5,g1,g5,h4 g2:g3,g4 h1:f1,g1 h2:h3,h4
+",
+    },
+    Topic {
+        keyword: "legal",
+        syntax: "legal <move>",
+        summary: "tells whether a move could be played now, and if not the error code of move",
+        example: "\
+> legal Ke2
+legal Ke2 no illegal-move
+",
+    },
+    Topic {
+        keyword: "check",
+        syntax: "check",
+        summary: "tells whether the side to move is in check, and from which squares",
+        example: "\
+> position startpos moves f3 e5 g4 Qh4
+> check
+check yes h4
+",
+    },
+    Topic {
+        keyword: "turn",
+        syntax: "turn",
+        summary: "names the side to move",
+        example: "\
+> position startpos moves e4
+> turn
+turn black
+",
+    },
+    Topic {
+        keyword: "fen",
+        syntax: "fen",
+        summary: "writes the position as FEN",
+        example: "\
+> position startpos moves e4
+> fen
+fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+",
+    },
+    Topic {
+        keyword: "status",
+        syntax: "status",
+        summary: "the game's state, with the winner, the draw reason or the claimable draws",
+        example: "\
+> position startpos moves f3 e5 g4 Qh4
+> status
+status checkmate winner black
+",
+    },
+    Topic {
+        keyword: "move",
+        syntax: "move <move>",
+        summary: "plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts",
+        example: "\
+> position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6
+> move Qxf7
+played h5f7 Qxf7# checkmate winner white from h5 to f7 piece queen captured pawn captured-on f7 flags capture check checkmate fen r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4
+",
+    },
+    Topic {
+        keyword: "undo",
+        syntax: "undo",
+        summary: "takes back the last move and names it",
+        example: "\
+> position startpos moves e4 e5
+> undo
+undone e7e5
+",
+    },
+    Topic {
+        keyword: "history",
+        syntax: "history",
+        summary: "lists the moves played from the base position, in UCI",
+        example: "\
+> position startpos moves e4 e5 Nf3
+> history
+history e2e4 e7e5 g1f3
+",
+    },
+    Topic {
+        keyword: "resign",
+        syntax: "resign [white|black]",
+        summary: "resigns for a side, by default the side to move; the result is final",
+        example: "\
+> resign
+status resigned winner black
+",
+    },
+    Topic {
+        keyword: "draw",
+        syntax: "draw",
+        summary: "ends the game drawn by agreement; the result is final",
+        example: "\
+> draw
+status draw reason agreement
+",
+    },
+    Topic {
+        keyword: "claim",
+        syntax: "claim",
+        summary: "claims a draw by threefold repetition or the fifty-move rule, when one holds",
+        example: "\
+> position startpos moves Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8
+> claim
+status draw reason threefold
+",
+    },
+    Topic {
+        keyword: "san",
+        syntax: "san <move>",
+        summary: "writes a legal move in SAN without playing it",
+        example: "\
+> san g1f3
+san Nf3
+",
+    },
+    Topic {
+        keyword: "tag",
+        syntax: "tag <name> [<value>]",
+        summary: "sets a PGN tag to the rest of the line, or removes it; answers nothing",
+        example: "\
+> tag Round 3
+> tag Result 1-0
+error bad-argument the Result tag is derived from the game and cannot be set
+",
+    },
+    Topic {
+        keyword: "pgn",
+        syntax: "pgn",
+        summary: "writes the game in PGN export format, then end",
+        example: "\
+> position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7
+> tag White Paul Morphy
+> pgn
+[Event \"?\"]
+[Site \"?\"]
+[Date \"????.??.??\"]
+[Round \"?\"]
+[White \"Paul Morphy\"]
+[Black \"?\"]
+[Result \"1-0\"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+end
+",
+    },
+    Topic {
+        keyword: "help",
+        syntax: "help [<command>]",
+        summary: "lists the commands; help <command> shows one of them with an example",
+        example: "\
+> help isready
+isready
+answers readyok once every earlier command is done
+example:
+  > isready
+  readyok
+end
+",
+    },
+    Topic {
+        keyword: "stop",
+        syntax: "stop",
+        summary: "ends a running go perft, which then answers the moves counted so far and Nodes searched with stopped; answers nothing",
+        example: "\
+> stop
+",
+    },
+    Topic {
+        keyword: "quit",
+        syntax: "quit",
+        summary: "ends the process at once; answers nothing",
+        example: "\
+> quit
+",
+    },
+];
+
+/// The help of a command keyword.
+pub fn topic(keyword: &str) -> Option<&'static Topic> {
+    TOPICS.iter().find(|t| t.keyword == keyword)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::command::KEYWORDS;
+    use crate::protocol::{Answer, Runner, Session};
+
+    fn help_text(topic: &'static Topic) -> String {
+        let mut out = Vec::new();
+        Answer::HelpOn(topic).write_to(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_command_has_help_in_the_order_of_the_list() {
+        let keywords: Vec<&str> = TOPICS.iter().map(|t| t.keyword).collect();
+        assert_eq!(keywords, KEYWORDS);
+    }
+
+    #[test]
+    fn the_help_list_starts_each_line_with_the_command_s_syntax_or_its_start() {
+        let mut out = Vec::new();
+        Answer::Help.write_to(&mut out).unwrap();
+        let list = String::from_utf8(out).unwrap();
+        let syntaxes: Vec<&str> = list
+            .lines()
+            .filter_map(|line| line.split_once(": ").map(|(syntax, _)| syntax))
+            .collect();
+        let forms: Vec<&str> = TOPICS.iter().flat_map(|t| t.syntax.lines()).collect();
+        assert_eq!(syntaxes.len(), forms.len());
+        for (listed, form) in syntaxes.iter().zip(forms) {
+            assert!(form.starts_with(listed), "{listed} vs {form}");
+        }
+    }
+
+    #[test]
+    fn every_example_is_what_a_fresh_session_answers() {
+        for topic in TOPICS {
+            let commands: String = topic
+                .example
+                .lines()
+                .filter_map(|line| line.strip_prefix("> "))
+                .map(|command| format!("{command}\n"))
+                .collect();
+            let mut out = Vec::new();
+            Runner::new(Session::new(), &mut out, true)
+                .run_stream(commands.as_bytes())
+                .unwrap();
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(out, topic.example, "the example of help {}", topic.keyword);
+        }
+    }
+
+    #[test]
+    fn help_of_a_command_gives_syntax_summary_and_indented_example_then_end() {
+        let text = help_text(topic("move").unwrap());
+        assert_eq!(
+            text,
+            "move <move>\n\
+             plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts\n\
+             example:\n  \
+             > position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6\n  \
+             > move Qxf7\n  \
+             played h5f7 Qxf7# checkmate winner white from h5 to f7 piece queen \
+             captured pawn captured-on f7 flags capture check checkmate \
+             fen r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n\
+             end\n"
+        );
+        // The blank line inside the answer of `d` stays blank: no trailing blanks.
+        let d = help_text(topic("d").unwrap());
+        assert!(d.lines().all(|line| line == line.trim_end()), "{d}");
+    }
+
+    #[test]
+    fn docs_protocol_md_holds_the_help_of_every_command() {
+        let doc = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/protocol.md"));
+        for topic in TOPICS {
+            let transcript = format!("> help {}\n{}", topic.keyword, help_text(topic));
+            assert!(
+                doc.contains(&transcript),
+                "docs/protocol.md lacks (scripts/golden --bless writes it):\n{transcript}"
+            );
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! `arbiter --pgn`: golden runs of every `--to` mode over the PGN files of
+//! tests/data/pgn, the same answers whatever `--jobs` is, exit statuses, a reader that
+//! goes away, and memory that stays flat however long the input.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+
+use crate::limits::proc_kib;
+use crate::protocol::run_arbiter;
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One run as a golden file writes it: the command line, stdout, stderr, exit status.
+fn render(args: &str) -> String {
+    let output = Command::new(BIN)
+        .args(args.split_whitespace())
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run arbiter");
+    format!(
+        "$ arbiter {args}\n{}--- stderr\n{}--- exit {}\n",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |c| c.to_string())
+    )
+}
+
+#[test]
+fn golden_runs_of_every_mode() {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("tests/golden-pgn"))
+        .expect("tests/golden-pgn")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 8, "only {} golden runs", paths.len());
+    let mut failures = Vec::new();
+    for path in &paths {
+        let expected = std::fs::read_to_string(path).expect("read golden run");
+        let args = expected
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("$ arbiter "))
+            .expect("first line: $ arbiter <args>");
+        let actual = render(args);
+        if actual != expected {
+            failures.push(format!(
+                "{} differs (scripts/golden --bless rewrites it):\n--- expected\n{expected}--- actual\n{actual}",
+                path.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Games of every kind, some broken, for runs that must agree.
+fn mixed_games(copies: usize) -> String {
+    let data = root().join("tests/data/pgn");
+    let mut one = String::new();
+    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn"] {
+        let text = std::fs::read(data.join(name)).expect("test PGN");
+        one.push_str(&String::from_utf8_lossy(&text));
+        one.push_str("\n\n");
+    }
+    // The unterminated comment of refused.pgn's last game ends at the next Event tag.
+    one.repeat(copies)
+}
+
+#[test]
+fn every_job_count_answers_byte_for_byte_the_same() {
+    let input = mixed_games(200);
+    for to in ["check", "pgn", "uci", "epd"] {
+        let one = run_arbiter(&["--pgn", "--to", to, "--jobs", "1"], input.clone()).0;
+        assert_eq!(one.code, Some(1), "broken games make the exit status 1");
+        assert!(!one.stdout.is_empty());
+        for jobs in ["2", "3", "8"] {
+            let many = run_arbiter(&["--pgn", "--to", to, "--jobs", jobs], input.clone()).0;
+            assert!(
+                one.stdout == many.stdout,
+                "--to {to} --jobs {jobs}: stdout differs"
+            );
+            assert_eq!(one.stderr, many.stderr, "--to {to} --jobs {jobs}: stderr");
+            assert_eq!(one.code, many.code);
+        }
+    }
+}
+
+#[test]
+fn correct_games_exit_zero() {
+    let run = run_arbiter(
+        &["--pgn"],
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 *\n",
+    )
+    .0;
+    assert_eq!(
+        run.stdout,
+        "game 1 ok 2 1-0\ngame 2 ok 1 *\ngames 2 ok 2 errors 0 plies 3\n"
+    );
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn an_unreadable_file_exits_two_and_the_others_are_read() {
+    let run = run_arbiter(&["--pgn", "tests/data/pgn/missing.pgn", "-"], "1. e4 *\n").0;
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("cannot read tests/data/pgn/missing.pgn"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stdout,
+        "game 1 - ok 1 *\ngames 1 ok 1 errors 0 plies 1\n"
+    );
+}
+
+#[test]
+fn pgn_options_without_pgn_are_a_usage_error() {
+    let run = run_arbiter(&["--to", "uci"], "").0;
+    assert_eq!(run.code, Some(2));
+    let run = run_arbiter(&["--pgn", "--jobs", "0"], "").0;
+    assert_eq!(run.code, Some(2));
+}
+
+#[test]
+fn binary_input_is_answered_without_a_crash_or_a_hang() {
+    let bytes: Vec<u8> = (0..300_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let run = run_arbiter(&["--pgn"], bytes).0;
+    assert_eq!(run.code, Some(1));
+    let summary = run.stdout.lines().last().unwrap_or("");
+    assert!(summary.starts_with("games "), "{summary}");
+    assert!(
+        run.stdout.lines().count() < 1000,
+        "one error per game found, not per byte"
+    );
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly() {
+    let mut child = Command::new(BIN)
+        .args(["--pgn", "--to", "epd"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let block = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(1000);
+        for _ in 0..200 {
+            if stdin.write_all(block.as_bytes()).is_err() {
+                return;
+            }
+        }
+    });
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("first line");
+    assert_eq!(
+        first,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+    );
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    let status = child.wait().expect("wait");
+    let _ = feeder.join();
+    assert_eq!(stderr, "", "no complaint when the reader leaves");
+    assert!(status.code().is_some(), "ended by itself, not by a signal");
+}
+
+/// Streams `games` games through `--pgn --jobs <jobs>` and returns VmRSS early, VmRSS
+/// late and the peak, in KiB, measured while the process still runs.
+fn memory_while_streaming(games: usize, jobs: &str) -> (u64, u64, u64) {
+    let mut child = Command::new(BIN)
+        .args(["--pgn", "--jobs", jobs])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let block_games = 100;
+    let writer = std::thread::spawn(move || {
+        let game = "[Event \"Rated game\"]\n[Site \"https://example.org/x\"]\n[White \"a\"]\n\
+                    [Black \"b\"]\n[Result \"1/2-1/2\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 \
+                    { [%clk 0:03:00] } 2. Nf3 { [%clk 0:02:59] } 2... Nc6 3. Bb5 a6 4. Ba4 \
+                    Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 \
+                    1/2-1/2\n\n";
+        let block = game.repeat(block_games);
+        for _ in 0..games / block_games {
+            stdin.write_all(block.as_bytes()).expect("write games");
+        }
+        stdin.flush().expect("flush");
+        let _ = done_rx.recv();
+        drop(stdin);
+    });
+    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let mut early = 0;
+    for n in 1..=games {
+        line.clear();
+        assert!(
+            reader.read_line(&mut line).expect("verdict") > 0,
+            "stopped at game {n}"
+        );
+        assert!(line.contains(" ok 20 1/2-1/2"), "{line}");
+        if n == games / 20 {
+            early = proc_kib(pid, "VmRSS:");
+        }
+    }
+    let late = proc_kib(pid, "VmRSS:");
+    let peak = proc_kib(pid, "VmHWM:");
+    done_tx.send(()).expect("signal the writer");
+    writer.join().expect("writer");
+    let mut rest = String::new();
+    reader.read_to_string(&mut rest).expect("summary");
+    assert_eq!(
+        rest,
+        format!("games {games} ok {games} errors 0 plies {}\n", games * 20)
+    );
+    assert_eq!(child.wait().expect("wait").code(), Some(0));
+    (early, late, peak)
+}
+
+#[test]
+fn memory_stays_flat_however_many_games_stream_through() {
+    for jobs in ["1", "2"] {
+        let (early, late, peak) = memory_while_streaming(60_000, jobs);
+        eprintln!("--jobs {jobs}: VmRSS {early} KiB early, {late} KiB late, peak {peak} KiB");
+        assert!(
+            late <= early + 4096 && peak <= early + 8192 && peak < 32 * 1024,
+            "--jobs {jobs}: memory grew: {early} KiB early, {late} KiB late, peak {peak} KiB"
+        );
+    }
+}

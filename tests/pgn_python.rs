@@ -1,0 +1,39 @@
+//! The python-chess cross-check of `pgn` (`scripts/pgn-python-check`): a quick slice of
+//! it in the default run, through the real binary. Skipped, with a note, when
+//! python-chess is not installed (`pip install chess`).
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// Games in the slice: about a second and a half on an idle core.
+const GAMES: &str = "30";
+
+fn python_chess_installed() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+#[test]
+fn python_chess_reads_every_pgn_answer_alike() {
+    if !python_chess_installed() {
+        eprintln!("skipped: python-chess is not installed (pip install chess)");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pgn-python-check");
+    let out = Command::new("python3")
+        .arg(script)
+        .args(["--games", GAMES, "--bin", BIN])
+        .output()
+        .expect("run scripts/pgn-python-check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("games {GAMES} ")) && stdout.contains(" disagreements 0 "),
+        "{stdout}"
+    );
+}
