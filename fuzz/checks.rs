@@ -328,7 +328,7 @@ fn read_all(data: &[u8]) -> Vec<String> {
             verdicts.len() + 1
         );
         assert!(reader.offset() <= len as u64);
-        let result = replayer.finish();
+        let result = replayer.load();
         if let Ok(loaded) = &result {
             written_game_reads_back(loaded);
         }
@@ -346,7 +346,7 @@ fn written_game_reads_back(loaded: &Loaded) {
         matches!(step, Step::Game(n) if n <= text.len()),
         "{step:?} for\n{text}"
     );
-    let back = match again.finish() {
+    let back = match again.load() {
         Ok(back) => back,
         Err(e) => panic!("the written game does not load ({e}):\n{text}"),
     };
@@ -367,14 +367,14 @@ fn written_game_reads_back(loaded: &Loaded) {
 fn prefixes_agree(data: &[u8]) {
     let mut whole = Replayer::new(Options::default());
     let step = read_game(data, true, &mut whole);
-    let expected = (step, verdict(&whole.finish()));
+    let expected = (step, verdict(&whole.load()));
     for eighth in 1..8 {
         let cut = data.len() * eighth / 8;
         let mut part = Replayer::new(Options::default());
         match read_game(&data[..cut], false, &mut part) {
             Step::NeedMore => {}
             step => assert_eq!(
-                (step, verdict(&part.finish())),
+                (step, verdict(&part.load())),
                 expected,
                 "the first game differs when the input is cut at byte {cut}"
             ),

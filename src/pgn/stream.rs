@@ -77,6 +77,8 @@ impl<R: Read> GameReader<R> {
             self.end -= self.start;
             self.start = 0;
         }
+        // One read: it may return less than asked (a pipe), and a second one could
+        // wait while a whole game is already here to be answered.
         while self.end < self.buf.len() {
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => {
@@ -85,10 +87,7 @@ impl<R: Read> GameReader<R> {
                 }
                 Ok(n) => {
                     self.end += n;
-                    // Enough to go on with; reading until full would delay a pipe.
-                    if self.end - self.start >= CHUNK / 2 {
-                        break;
-                    }
+                    break;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -168,7 +167,10 @@ impl<R: Read> GameReader<R> {
             // A game is too long when its text, from its first byte that is not blank
             // to its end, is: whether this window happened to hold all of it does not
             // matter, nor does where a parallel reader cut the text before it.
-            let lead = window.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let lead = window
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
             let too_long = match step {
                 Step::Game(n) | Step::Broken(n) => n - lead.min(n) > MAX_GAME,
                 Step::NeedMore => window.len() - lead > MAX_GAME,
@@ -308,8 +310,8 @@ mod tests {
 
     #[test]
     fn the_next_event_tag_is_found_when_a_read_ends_inside_it() {
-        // A broken game, then filler up to where the first fill of 4096-byte reads
-        // ends (CHUNK / 2), so that `\n[Ev` is in one buffer and `ent ` in the next.
+        // A broken game, then filler up to where a 4096-byte read ends, so that
+        // `\n[Ev` comes in one read and `ent ` in the next.
         let mut input = b"[Event \"a\"]\n\n1. e4 ) e5 ".to_vec();
         input.resize(CHUNK / 2 - 4, b'x');
         input.extend_from_slice(b"\n[Event \"b\"]\n\n1. d4 *\n");
