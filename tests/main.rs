@@ -6,6 +6,7 @@ mod differential_scale;
 mod fuzz_regressions;
 mod limits;
 mod perft;
+mod pgn_docs;
 mod properties;
 mod protocol;
 mod repl;
