@@ -7,6 +7,7 @@ mod fuzz_regressions;
 mod limits;
 mod perft;
 mod pgn_docs;
+mod pgn_scripts;
 mod properties;
 mod protocol;
 mod repl;
