@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
@@ -267,11 +267,16 @@ impl Position {
     /// needed for anything else.
     pub fn find_san_lean(&self, text: &[u8]) -> Result<Move, SanError> {
         let parsed = parse_text(text)?;
-        let candidates = match parsed {
+        let mut candidates = ShortList::new();
+        match parsed {
             // Castling moves come with the king's moves to a1, which cannot match.
-            SanText::Castle { .. } => self.legal_moves_of_to(Some(Role::King), Square::A1, true),
-            SanText::Normal { role, to, .. } => self.legal_moves_of_to(Some(role), to, false),
-        };
+            SanText::Castle { .. } => {
+                self.legal_moves_of_to(Some(Role::King), Square::A1, true, &mut candidates)
+            }
+            SanText::Normal { role, to, .. } => {
+                self.legal_moves_of_to(Some(role), to, false, &mut candidates)
+            }
+        }
         self.match_san(candidates.as_slice(), parsed)
     }
 
