@@ -211,6 +211,10 @@ pub struct Game {
     can_move: bool,
     /// How many times the current position has stood on the board.
     repeated: u32,
+    /// A lean game's repetition keys since the last capture or pawn move (no earlier
+    /// position can come back), in place of the map: a few keys to scan cost less than
+    /// a map update per move.
+    chain: Vec<u64>,
     /// Lean games (for replaying files) do not list the legal moves after each move:
     /// `legal` stays empty and moves are looked up by their target square.
     lean: bool,
@@ -242,6 +246,7 @@ impl Game {
             status: Status::of(State::Active),
             can_move: true,
             repeated: 1,
+            chain: Vec::new(),
             lean: false,
         };
         game.refresh();
@@ -256,7 +261,12 @@ impl Game {
         self.position = base;
         self.plies.clear();
         self.repetitions.clear();
-        self.repetitions.insert(base.repetition_key(), 1);
+        self.chain.clear();
+        if self.lean {
+            self.chain.push(base.repetition_key());
+        } else {
+            self.repetitions.insert(base.repetition_key(), 1);
+        }
         self.repeated = 1;
         self.decision = None;
         self.refresh();
@@ -278,8 +288,16 @@ impl Game {
     /// every rule still holds.
     pub fn set_lean(&mut self, lean: bool) {
         if self.lean != lean {
+            // Repetitions are counted anew, the lean way or the other.
+            let moves: Vec<Move> = self.moves().collect();
+            let decision = self.decision;
             self.lean = lean;
             self.legal = MoveList::new();
+            self.reset(self.base, self.mode);
+            for m in moves {
+                self.play(m);
+            }
+            self.decision = decision;
             self.refresh();
         }
     }
@@ -430,15 +448,37 @@ impl Game {
         let before = self.position;
         self.position.play_unchecked(m);
         let key_after = self.position.repetition_key();
-        let count = self.repetitions.entry(key_after).or_insert(0);
-        *count += 1;
-        self.repeated = *count;
+        if self.lean {
+            if self.position.halfmoves() == 0 {
+                self.chain.clear();
+            }
+            self.chain.push(key_after);
+            self.repeated = self.count_in_chain();
+        } else {
+            let count = self.repetitions.entry(key_after).or_insert(0);
+            *count += 1;
+            self.repeated = *count;
+        }
         self.plies.push(Ply {
             played: m,
             before,
             key_after,
         });
         self.refresh();
+    }
+
+    /// How often the last key of a lean game's chain stands in it: equal keys have the
+    /// same side to move, so every other key is enough to look at.
+    fn count_in_chain(&self) -> u32 {
+        let Some(&key) = self.chain.last() else {
+            return 1;
+        };
+        self.chain
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&k| k == key)
+            .count() as u32
     }
 
     /// Whether undo is refused because the players decided the result.
@@ -450,18 +490,31 @@ impl Game {
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
         let ply = self.plies.pop()?;
-        if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
-            *count -= 1;
-            if *count == 0 {
-                self.repetitions.remove(&ply.key_after);
-            }
-        }
         self.position = ply.before;
-        self.repeated = self
-            .repetitions
-            .get(&self.position.repetition_key())
-            .copied()
-            .unwrap_or(1);
+        if self.lean {
+            self.chain.clear();
+            self.chain.push(self.base.repetition_key());
+            for (j, kept) in self.plies.iter().enumerate() {
+                let after = self.plies.get(j + 1).map_or(&self.position, |p| &p.before);
+                if after.halfmoves() == 0 {
+                    self.chain.clear();
+                }
+                self.chain.push(kept.key_after);
+            }
+            self.repeated = self.count_in_chain();
+        } else {
+            if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
+                *count -= 1;
+                if *count == 0 {
+                    self.repetitions.remove(&ply.key_after);
+                }
+            }
+            self.repeated = self
+                .repetitions
+                .get(&self.position.repetition_key())
+                .copied()
+                .unwrap_or(1);
+        }
         self.refresh();
         Some(ply.played)
     }
@@ -562,6 +615,32 @@ mod tests {
         let mut lean = game.clone();
         lean.set_lean(true);
         assert_eq!(lean.parse_san_bytes(b"B3d2"), Ok(m));
+    }
+
+    #[test]
+    fn a_lean_game_counts_repetitions_as_a_full_one() {
+        let moves = "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 e4 e5 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 \
+                     Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1";
+        let mut full = Game::default();
+        let mut lean = Game::default();
+        lean.set_lean(true);
+        for text in moves.split_whitespace() {
+            let m = full.parse_move(text).unwrap();
+            assert_eq!(lean.parse_san_bytes(text.as_bytes()), Ok(m));
+            full.play(m);
+            lean.play(m);
+            assert_eq!(lean.repetitions(), full.repetitions(), "after {text}");
+            assert_eq!(lean.status(), full.status(), "after {text}");
+        }
+        for _ in 0..12 {
+            full.undo();
+            lean.undo();
+            assert_eq!(lean.repetitions(), full.repetitions());
+            assert_eq!(lean.status(), full.status());
+        }
+        lean.set_lean(false);
+        assert_eq!(lean.status(), full.status());
+        assert_eq!(lean.legal_moves().len(), full.legal_moves().len());
     }
 
     #[test]

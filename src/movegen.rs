@@ -487,17 +487,22 @@ impl Position {
     /// it, then pins and check), without working out every other move; castling and en
     /// passant, rare and intricate, come from the full generator.
     pub(crate) fn legal_moves_to(&self, to: Square, castles: bool) -> ShortList {
-        self.legal_moves_of_to(None, to, castles)
+        let mut list = ShortList::new();
+        self.legal_moves_of_to(None, to, castles, &mut list);
+        list
     }
 
     /// `legal_moves_to`, of the pieces of one kind only when `only` names it (castling
     /// moves are the king's).
+    /// `legal_moves_to` into `list` (which must be empty), of the pieces of one kind
+    /// only when `only` names it (castling moves are the king's).
     pub(crate) fn legal_moves_of_to(
         &self,
         only: Option<Role>,
         to: Square,
         castles: bool,
-    ) -> ShortList {
+        list: &mut ShortList,
+    ) {
         let wants = |role: Role| only.is_none_or(|r| r == role);
         if castles || self.ep_square == Some(to) {
             let mut sink = ToSquare {
@@ -506,15 +511,15 @@ impl Position {
                 list: ShortList::new(),
             };
             self.generate(&mut sink);
-            return sink.list;
+            *list = sink.list;
+            return;
         }
-        let mut list = ShortList::new();
         let us = self.turn;
         let them = us.other();
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
         if ours.contains(to) {
-            return list;
+            return;
         }
         let occupied = ours | theirs;
         let king = self.king(us);
@@ -528,18 +533,36 @@ impl Position {
         }
         let checkers = self.attackers_to(king, them, occupied);
         if checkers.has_more_than_one() {
-            return list;
+            return;
         }
         if let Some(checker) = checkers.first() {
             if !attacks::between(king, checker).with(checker).contains(to) {
-                return list;
+                return;
             }
         }
         if only == Some(Role::King) {
-            return list;
+            return;
         }
-        let pinned = self.pinned(king, us);
-        let free = |from: Square| !pinned.contains(from) || attacks::line(king, from).contains(to);
+        // Whether the piece on `from` may leave for `to` without exposing the king: it
+        // may unless it stands alone between the king and an enemy slider on a line
+        // that `to` is not on. Most pieces stand on no line with their king, and this
+        // spares them the pin search's table lookups.
+        let free = |from: Square| {
+            let line = attacks::line(king, from);
+            if line.is_empty()
+                || line.contains(to)
+                || (attacks::between(king, from) & occupied).is_nonempty()
+            {
+                return true;
+            }
+            let open = occupied.without(from);
+            let snipers = if king.rank() == from.rank() || king.file() == from.file() {
+                attacks::rook_attacks(king, open) & self.rooks_queens()
+            } else {
+                attacks::bishop_attacks(king, open) & self.bishops_queens()
+            };
+            !(snipers & theirs & line).any(|sniper| attacks::between(king, sniper).contains(from))
+        };
         let kind = |role: Role| match only {
             None => self.by_role(role),
             Some(r) if r == role => self.by_role(role),
@@ -549,7 +572,7 @@ impl Position {
         let straight = kind(Role::Rook) | kind(Role::Queen);
         let mut pieces = Bitboard::EMPTY;
         if wants(Role::Knight) {
-            pieces |= attacks::knight_attacks(to) & self.by_role(Role::Knight) & !pinned;
+            pieces |= attacks::knight_attacks(to) & self.by_role(Role::Knight);
         }
         if (diagonal & ours).is_nonempty() {
             pieces |= attacks::bishop_attacks(to, occupied) & diagonal;
@@ -563,7 +586,7 @@ impl Position {
             }
         }
         if !wants(Role::Pawn) {
-            return list;
+            return;
         }
         let pawns = self.pieces(us, Role::Pawn);
         let (up, last, fourth) = match us {
@@ -584,20 +607,19 @@ impl Position {
         };
         if theirs.contains(to) {
             for from in attacks::pawn_attacks(them, to) & pawns {
-                push_pawn(&mut list, from, MoveKind::Normal);
+                push_pawn(list, from, MoveKind::Normal);
             }
         } else if let Some(one) = square_at(to as i32 - up) {
             if pawns.contains(one) {
-                push_pawn(&mut list, one, MoveKind::Normal);
+                push_pawn(list, one, MoveKind::Normal);
             } else if to.rank() == fourth && !occupied.contains(one) {
                 if let Some(two) = square_at(one as i32 - up) {
                     if pawns.contains(two) {
-                        push_pawn(&mut list, two, MoveKind::DoublePush);
+                        push_pawn(list, two, MoveKind::DoublePush);
                     }
                 }
             }
         }
-        list
     }
 
     /// The en-passant square only when a legal en-passant capture exists.

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveKind, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
@@ -259,7 +259,7 @@ impl Position {
     /// The move of `legal` (this position's legal moves) that SAN bytes name. Finding
     /// the one match allocates nothing; only the errors do.
     pub fn find_san(&self, legal: &MoveList, text: &[u8]) -> Result<Move, SanError> {
-        self.match_san(legal.as_slice(), parse_text(text)?)
+        self.match_san(legal.as_slice(), parse_text(text)?, false)
     }
 
     /// The legal move SAN bytes name, found by generating only the moves to its target
@@ -267,15 +267,28 @@ impl Position {
     /// needed for anything else.
     pub fn find_san_lean(&self, text: &[u8]) -> Result<Move, SanError> {
         let parsed = parse_text(text)?;
-        let candidates = match parsed {
+        let mut candidates = ShortList::new();
+        match parsed {
             // Castling moves come with the king's moves to a1, which cannot match.
-            SanText::Castle { .. } => self.legal_moves_of_to(Some(Role::King), Square::A1, true),
-            SanText::Normal { role, to, .. } => self.legal_moves_of_to(Some(role), to, false),
-        };
-        self.match_san(candidates.as_slice(), parsed)
+            SanText::Castle { .. } => {
+                self.legal_moves_of_to(Some(Role::King), Square::A1, true, &mut candidates)
+            }
+            SanText::Normal { role, to, .. } => {
+                self.legal_moves_of_to(Some(role), to, false, &mut candidates)
+            }
+        }
+        // The candidates are all of the piece the text names.
+        self.match_san(candidates.as_slice(), parsed, true)
     }
 
-    fn match_san(&self, legal: &[Move], parsed: SanText) -> Result<Move, SanError> {
+    /// The one move of `legal` that parsed SAN names; `roles_known` when every move
+    /// of `legal` is already of the piece it names.
+    fn match_san(
+        &self,
+        legal: &[Move],
+        parsed: SanText,
+        roles_known: bool,
+    ) -> Result<Move, SanError> {
         let matches = |m: &Move| match parsed {
             SanText::Castle { king_side } => {
                 m.is_castle() && (m.to().file() > m.from().file()) == king_side
@@ -291,7 +304,7 @@ impl Position {
                 let file = file.or((role == Role::Pawn).then_some(to.file()));
                 !m.is_castle()
                     && m.to() == to
-                    && self.role_at(m.from()) == Some(role)
+                    && (roles_known || self.role_at(m.from()) == Some(role))
                     && file.is_none_or(|f| m.from().file() == f)
                     && rank.is_none_or(|r| m.from().rank() == r)
             }

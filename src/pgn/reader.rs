@@ -471,6 +471,13 @@ impl Reader<'_> {
     }
 
     fn symbol<V: Visitor>(&mut self, v: &mut V, symbol: &[u8], depth: u32) -> Flow {
+        // Most symbols are moves: a letter first, no suffix.
+        if let [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last] = *symbol {
+            if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" {
+                v.san(symbol);
+                return Flow::Go;
+            }
+        }
         if let Some(outcome) = Outcome::from_token(symbol) {
             return self.finish(v, outcome, depth);
         }

@@ -1,0 +1,159 @@
+//! Slices of the PGN scripts in the default run, through the binary cargo built:
+//! `scripts/differential-pgn` when python-chess is importable, `scripts/pgn-parallel-check`
+//! when GNU parallel is installed. Without the tool a test prints why it skipped and
+//! passes: these tools are test references, not requirements of the build.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use arbiter::game::Game;
+use arbiter::pgn::writer::write_game;
+use arbiter::pgn::Tags;
+use arbiter::position::Position;
+use arbiter::uci::CastlingMode;
+
+use crate::differential::Rng;
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The script's output as one text for an assertion message.
+fn shown(output: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The directories a test tool may live in besides the inherited PATH (Debian puts
+/// parallel in /usr/bin, stockfish and pgn-extract in /usr/games).
+fn search_path() -> String {
+    let inherited = std::env::var("PATH").unwrap_or_default();
+    format!("{inherited}:/usr/local/bin:/usr/bin:/bin:/usr/games")
+}
+
+fn find_tool(name: &str) -> Option<PathBuf> {
+    search_path()
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| Path::new(dir).join(name))
+        .find(|path| path.is_file())
+}
+
+fn python_chess() -> Option<PathBuf> {
+    let python = find_tool("python3")?;
+    let probe = Command::new(&python)
+        .args(["-c", "import chess, chess.pgn"])
+        .output()
+        .ok()?;
+    probe.status.success().then_some(python)
+}
+
+#[test]
+fn differential_pgn_slice_agrees_with_python_chess() {
+    let Some(python) = python_chess() else {
+        eprintln!("skipped: python-chess is not importable (pip install chess)");
+        return;
+    };
+    let output = Command::new(python)
+        .arg(root().join("scripts/differential-pgn"))
+        .args(["--games", "150", "--seed", "11", "--bin", BIN])
+        .current_dir(root())
+        .output()
+        .expect("run scripts/differential-pgn");
+    assert!(output.status.success(), "{}", shown(&output));
+    eprint!("{}", String::from_utf8_lossy(&output.stdout));
+}
+
+/// A PGN file of `games` random games (from the standard start and two FEN starts, some
+/// resigned, some ending in checkmate or a draw), with the lenient, refused, Chess960
+/// and Latin-1 games of tests/data/pgn mixed in every 100 games: about 700 KB, so a
+/// 64 KiB block makes a dozen shards.
+fn corpus(games: usize) -> String {
+    let data = root().join("tests/data/pgn");
+    let mut odd = String::new();
+    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn", "latin1.pgn"] {
+        let bytes = std::fs::read(data.join(name)).expect("test PGN");
+        odd.push_str(&String::from_utf8_lossy(&bytes));
+        odd.push_str("\n\n");
+    }
+    let starts = [
+        Position::startpos(),
+        Position::from_fen("r3k2r/pppq1ppp/2np1n2/4p3/2B1P3/2NP1N2/PPP2PPP/R2QK2R b KQkq - 3 8")
+            .expect("a legal FEN"),
+        Position::from_fen("8/5k2/8/3P4/8/8/6K1/8 w - - 0 50").expect("a legal FEN"),
+    ];
+    let mut rng = Rng::new(0x5eed_0f9a_11e1);
+    let mut text = String::new();
+    for n in 0..games {
+        if n % 100 == 50 {
+            text.push_str(&odd);
+        }
+        let base = starts[n % starts.len()];
+        let mut game = Game::new(base, CastlingMode::Standard);
+        let length = 10 + rng.below(90);
+        for _ in 0..length {
+            let moves = game.legal_moves();
+            if game.status().is_over() || moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            game.play(m);
+        }
+        if !game.status().is_over() && rng.below(4) == 0 {
+            game.resign(game.position().turn());
+        }
+        let mut tags = Tags::default();
+        tags.insert("Event", &format!("Generated game {n}"));
+        tags.insert("White", "Random, A.");
+        tags.insert("Black", "Random, B.");
+        write_game(&mut text, &tags, &game);
+        text.push_str("\n\n");
+    }
+    text
+}
+
+#[test]
+fn gnu_parallel_shards_answer_as_one_arbiter() {
+    let Some(parallel) = find_tool("parallel") else {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("arbiter-pgn-parallel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let file = dir.join("corpus.pgn");
+    std::fs::write(&file, corpus(1500)).expect("write the corpus");
+    let tools = parallel.parent().map(Path::to_path_buf).unwrap_or_default();
+    let output = Command::new("bash")
+        .arg(root().join("scripts/pgn-parallel-check"))
+        .args(["--jobs", "2", "--block", "64k", "--bin", BIN])
+        .arg(&file)
+        .env("PATH", format!("{}:{}", tools.display(), search_path()))
+        .current_dir(root())
+        .output()
+        .expect("run scripts/pgn-parallel-check");
+    // A failure keeps the corpus for a look at the games that differ.
+    assert!(
+        output.status.success(),
+        "{} (corpus kept: {})",
+        shown(&output),
+        file.display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let shards = stdout
+        .split_once(" in ")
+        .and_then(|(_, rest)| rest.split_once(" shards"))
+        .and_then(|(n, _)| n.parse::<u32>().ok());
+    assert!(
+        stdout.starts_with("pgn-parallel-check: ok:") && shards.is_some_and(|n| n >= 4),
+        "the file was not split into several shards:\n{}",
+        shown(&output)
+    );
+    eprint!("{stdout}");
+}
