@@ -473,13 +473,23 @@ impl Position {
         fen.push(' ');
         fen.push(self.turn.char());
         fen.push(' ');
-        fen.push_str(&self.castling_field());
+        if self.castling.is_empty() {
+            fen.push('-');
+        } else {
+            fen.push_str(&self.castling_field());
+        }
         fen.push(' ');
         match self.legal_ep_square() {
-            Some(sq) => fen.push_str(&sq.to_string()),
+            Some(sq) => {
+                fen.push(sq.file().char());
+                fen.push(sq.rank().char());
+            }
             None => fen.push('-'),
         }
-        fen.push_str(&format!(" {} {}", self.halfmoves, self.fullmoves));
+        fen.push(' ');
+        push_number(&mut fen, self.halfmoves);
+        fen.push(' ');
+        push_number(&mut fen, self.fullmoves);
         fen
     }
 
@@ -584,6 +594,24 @@ fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionE
         }
     }
     Ok(())
+}
+
+/// Appends a number's decimal digits: a FEN is written after every move a client plays,
+/// and this is cheaper than formatting machinery.
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits[..len].iter().rev() {
+        out.push(char::from(d));
+    }
 }
 
 impl fmt::Display for Position {
