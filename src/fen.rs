@@ -597,8 +597,8 @@ fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionE
 }
 
 /// Appends a number's decimal digits: a FEN is written after every move a client plays,
-/// and this is cheaper than formatting machinery.
-fn push_number(out: &mut String, mut n: u32) {
+/// and PGN move numbers by the million, and this is cheaper than formatting machinery.
+pub(crate) fn push_number(out: &mut String, mut n: u32) {
     let mut digits = [0u8; 10];
     let mut len = 0;
     loop {

@@ -7,6 +7,7 @@ use crate::position::Position;
 
 use super::reader::Outcome;
 use super::tags::{write_quoted, Tags};
+use crate::fen::push_number;
 
 /// The longest movetext line, in characters.
 pub const LINE_WIDTH: usize = 79;
@@ -99,6 +100,12 @@ impl Movetext {
         } else {
             word.chars().count()
         };
+        self.place(out, width);
+        out.push_str(word);
+    }
+
+    /// Starts a token of `width` characters: on this line after a blank, or on the next.
+    fn place(&mut self, out: &mut String, width: usize) {
         if self.column > 0 {
             if self.column + 1 + width > LINE_WIDTH {
                 out.push('\n');
@@ -108,7 +115,6 @@ impl Movetext {
                 self.column += 1;
             }
         }
-        out.push_str(word);
         self.column += width;
     }
 
@@ -125,15 +131,15 @@ impl Movetext {
     }
 
     fn number(&mut self, out: &mut String, number: u32, dots: &str) {
-        let mut buf = [0u8; 16];
-        let text = format_number(&mut buf, number, dots);
-        self.word(out, text);
+        self.place(out, decimal_width(number) + dots.len());
+        push_number(out, number);
+        out.push_str(dots);
     }
 
     pub fn nag(&mut self, out: &mut String, nag: u8) {
-        let mut buf = [0u8; 16];
-        let text = format_number(&mut buf, u32::from(nag), "");
-        self.word(out, &format!("${text}"));
+        self.place(out, 1 + decimal_width(u32::from(nag)));
+        out.push('$');
+        push_number(out, u32::from(nag));
     }
 
     /// A comment as `{ words }`; its own blanks and line breaks are not kept, since
@@ -173,28 +179,14 @@ impl Movetext {
     }
 }
 
-/// A number and its dots, written without allocating.
-fn format_number<'b>(buf: &'b mut [u8; 16], mut n: u32, dots: &str) -> &'b str {
-    let mut digits = [0u8; 10];
-    let mut len = 0;
-    loop {
-        digits[len] = b'0' + (n % 10) as u8;
-        len += 1;
+/// How many decimal digits a number has.
+fn decimal_width(mut n: u32) -> usize {
+    let mut width = 1;
+    while n >= 10 {
         n /= 10;
-        if n == 0 {
-            break;
-        }
+        width += 1;
     }
-    let mut at = 0;
-    for &d in digits[..len].iter().rev() {
-        buf[at] = d;
-        at += 1;
-    }
-    for &d in dots.as_bytes().iter().take(buf.len() - at) {
-        buf[at] = d;
-        at += 1;
-    }
-    std::str::from_utf8(&buf[..at]).unwrap_or("")
+    width
 }
 
 #[cfg(test)]
