@@ -61,11 +61,11 @@ impl fmt::Display for IllegalMove {
                 f.write_str("only a pawn reaching the last rank promotes")
             }
             IllegalMove::BadPromotionPiece(role) => {
-                write!(f, "a pawn cannot promote to a {}", role_name(*role))
+                write!(f, "a pawn cannot promote to a {}", role.name())
             }
             IllegalMove::OwnPiece(sq) => write!(f, "{sq} is occupied by your own piece"),
             IllegalMove::CannotMoveThatWay(role) => {
-                write!(f, "a {} does not move that way", role_name(*role))
+                write!(f, "a {} does not move that way", role.name())
             }
             IllegalMove::PathBlocked(sq) => write!(f, "the way is blocked on {sq}"),
             IllegalMove::LeavesKingInCheck => f.write_str("it would leave the king in check"),
@@ -85,18 +85,6 @@ impl fmt::Display for IllegalMove {
 }
 
 impl std::error::Error for IllegalMove {}
-
-/// The English name of a role, as messages use it.
-pub fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    }
-}
 
 impl Position {
     /// The legal move that the squares and promotion letter name, or the first reason

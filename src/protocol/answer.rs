@@ -6,7 +6,6 @@ use crate::color::Color;
 use crate::describe::{CastleSide, MoveFacts};
 use crate::game::Status;
 use crate::position::Position;
-use crate::role::Role;
 use crate::square::Square;
 
 use super::error::ProtocolError;
@@ -113,18 +112,6 @@ impl MoveDetail {
         ]
         .into_iter()
         .filter_map(|(holds, name)| holds.then_some(name))
-    }
-}
-
-/// The name of a piece kind in answers.
-pub const fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
     }
 }
 
@@ -272,13 +259,13 @@ fn write_move_fields(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()
         "from {} to {} piece {}",
         f.from,
         detail.to,
-        role_name(f.piece)
+        f.piece.name()
     )?;
     if let Some((role, square)) = f.captured {
-        write!(out, " captured {} captured-on {square}", role_name(role))?;
+        write!(out, " captured {} captured-on {square}", role.name())?;
     }
     if let Some(role) = f.promotion {
-        write!(out, " promotion {}", role_name(role))?;
+        write!(out, " promotion {}", role.name())?;
     }
     if let Some(square) = f.king_to {
         write!(out, " king-to {square}")?;

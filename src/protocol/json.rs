@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::square::Square;
 
 use super::answer::{
-    role_name, Answer, Header, MoveDetail, OptionKind, Reply, UciOption, AUTHOR, HELP, OPTIONS,
+    Answer, Header, MoveDetail, OptionKind, Reply, UciOption, AUTHOR, HELP, OPTIONS,
 };
 use super::error::ProtocolError;
 
@@ -136,13 +136,13 @@ fn move_fields<M: SerializeMap>(map: &mut M, detail: &MoveDetail) -> Result<(), 
     map.serialize_entry("san", &detail.san)?;
     map.serialize_entry("from", &Text(f.from))?;
     map.serialize_entry("to", &Text(detail.to))?;
-    map.serialize_entry("piece", role_name(f.piece))?;
+    map.serialize_entry("piece", f.piece.name())?;
     if let Some((role, square)) = f.captured {
-        map.serialize_entry("captured", role_name(role))?;
+        map.serialize_entry("captured", role.name())?;
         map.serialize_entry("captured_on", &Text(square))?;
     }
     if let Some(role) = f.promotion {
-        map.serialize_entry("promotion", role_name(role))?;
+        map.serialize_entry("promotion", role.name())?;
     }
     if let Some(square) = f.king_to {
         map.serialize_entry("king_to", &Text(square))?;
