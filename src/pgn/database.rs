@@ -16,7 +16,7 @@ use crate::uci::CastlingMode;
 
 use super::reader::{read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
-use super::stream::{GameReader, RawGame, MAX_GAME};
+use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
 
 /// What becomes of each game.
@@ -218,54 +218,25 @@ fn write_epd(out: &mut Vec<u8>, pos: &Position, scratch: &mut String) {
 /// The verdict on a game that cannot be loaded: the protocol's code and words, with
 /// the ply and move written `ply 5 Ke3: ...`.
 fn verdict_of(error: GameError) -> Verdict {
-    let at = match &error {
-        GameError::Move {
-            ply,
-            text,
-            variation,
-            ..
-        }
-        | GameError::NullMove {
-            ply,
-            text,
-            variation,
-        } => Some((*ply, text.clone(), *variation)),
-        GameError::VariationFirst { ply } => Some((*ply, String::new(), false)),
-        _ => None,
-    };
-    let protocol = ProtocolError::from_game(0, error, CastlingMode::Standard);
-    let inner = match protocol {
+    let inner = match ProtocolError::from_game(0, error, CastlingMode::Standard) {
         ProtocolError::InGame(_, inner) => *inner,
         other => other,
     };
-    let code = inner.code();
-    let text = inner.to_string();
-    let Some((ply, move_text, variation)) = at else {
-        return Verdict::Error {
-            code,
-            at: None,
-            why: text,
-        };
+    let at = match (inner.ply(), inner.move_ref()) {
+        (Some(ply), Some(at)) if at.variation => {
+            Some(format!("ply {ply} {} (in a variation)", at.text))
+        }
+        (Some(ply), Some(at)) => Some(format!("ply {ply} {}", at.text)),
+        (Some(ply), None) => Some(format!("ply {ply}")),
+        (None, _) => None,
     };
-    // The protocol writes `ply 5 (Ke3): why`; a verdict line `ply 5 Ke3: why`.
-    let shown = match (move_text.is_empty(), variation) {
-        (true, _) => format!("ply {ply}: "),
-        (false, false) => format!("ply {ply} ({move_text}): "),
-        (false, true) => format!("ply {ply} ({move_text}, in a variation): "),
-    };
-    let bare = match (move_text.is_empty(), variation) {
-        (true, _) => format!("ply {ply}"),
-        (false, false) => format!("ply {ply} {move_text}"),
-        (false, true) => format!("ply {ply} {move_text} (in a variation)"),
-    };
-    let why = text
-        .strip_prefix(&shown)
-        .map(str::to_string)
-        .unwrap_or(text);
     Verdict::Error {
-        code,
-        at: Some(bare),
-        why,
+        code: inner.code(),
+        why: match at {
+            Some(_) => inner.reason().to_string(),
+            None => inner.to_string(),
+        },
+        at,
     }
 }
 
@@ -489,30 +460,28 @@ impl Worker {
                     let step = read_game(&bytes[at..], true, &mut self.replayer);
                     // The same rules as `GameReader`: a game longer than the limit is
                     // refused, a broken one is skipped to where the next one starts.
-                    let lead = bytes[at..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_whitespace())
-                        .count();
-                    let (taken, broken, too_long) = match step {
-                        Step::End | Step::NeedMore => break,
-                        Step::Game(n) | Step::Broken(n) if n - lead.min(n) > MAX_GAME => {
+                    let refused = too_long(&bytes[at..], step);
+                    let (taken, broken) = match (step, refused) {
+                        (Step::End | Step::NeedMore, _) => break,
+                        (_, Some(refused)) => {
                             self.replayer.begin_game();
                             self.replayer
                                 .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
-                            (lead + MAX_GAME - b"\n[Event ".len(), true, true)
+                            (refused.skip(), true)
                         }
-                        Step::Game(n) => (n, false, false),
-                        Step::Broken(n) => (n, true, false),
+                        (Step::Game(n), None) => (n, false),
+                        (Step::Broken(n), None) => (n, true),
                     };
                     at += taken;
                     if broken {
                         at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
                     }
-                    let raw = if too_long {
-                        &bytes[start + lead..start + lead + MAX_GAME]
-                    } else {
-                        let raw = &bytes[(start + lead).min(at)..at];
-                        &raw[..raw.len().min(MAX_GAME)]
+                    let raw = match refused {
+                        Some(refused) => refused.text(&bytes[start..]),
+                        None => {
+                            let raw = &bytes[(start + blanks(&bytes[start..])).min(at)..at];
+                            &raw[..raw.len().min(MAX_GAME)]
+                        }
                     };
                     let verdict = self.settle(keep_raw.then_some(raw), &mut text);
                     games.push((

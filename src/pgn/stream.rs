@@ -22,6 +22,47 @@ pub struct RawGame {
     pub too_long: bool,
 }
 
+/// A game refused for its length: its text, from its first byte that is not blank to
+/// its end, is longer than `MAX_GAME`. Whether a window happened to hold all of it does
+/// not matter, nor does where a parallel reader cut the text before it: `GameReader` and
+/// the database's workers refuse the same games through this one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TooLong {
+    /// The blanks before the game.
+    lead: usize,
+}
+
+/// The blank bytes at the start of a text.
+pub(crate) fn blanks(text: &[u8]) -> usize {
+    text.iter().take_while(|b| b.is_ascii_whitespace()).count()
+}
+
+/// Whether the game at the start of `window`, read as `step` says, is too long.
+pub(crate) fn too_long(window: &[u8], step: Step) -> Option<TooLong> {
+    let lead = blanks(window);
+    let long = match step {
+        Step::Game(n) | Step::Broken(n) => n - lead.min(n) > MAX_GAME,
+        Step::NeedMore => window.len() - lead > MAX_GAME,
+        Step::End => false,
+    };
+    long.then_some(TooLong { lead })
+}
+
+impl TooLong {
+    /// The part of its text that is kept: the first `MAX_GAME` bytes.
+    pub(crate) fn text(self, window: &[u8]) -> &[u8] {
+        &window[self.lead..self.lead + MAX_GAME]
+    }
+
+    /// How far to move on before looking for the next game. No other game starts within
+    /// the limit (the reader would have ended this one there), but this game's own tags
+    /// do: resynchronise near the limit's end, where `resync` still sees a `\n[Event `
+    /// that begins there.
+    pub(crate) fn skip(self) -> usize {
+        self.lead + MAX_GAME - b"\n[Event ".len()
+    }
+}
+
 /// What one call to `next_game` met.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next {
@@ -164,28 +205,14 @@ impl<R: Read> GameReader<R> {
             }
             let window = &self.buf[self.start..self.end];
             let step = read_game(window, self.at_end, visitor);
-            // A game is too long when its text, from its first byte that is not blank
-            // to its end, is: whether this window happened to hold all of it does not
-            // matter, nor does where a parallel reader cut the text before it.
-            let lead = window
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
-            let too_long = match step {
-                Step::Game(n) | Step::Broken(n) => n - lead.min(n) > MAX_GAME,
-                Step::NeedMore => window.len() - lead > MAX_GAME,
-                Step::End => false,
-            };
-            if too_long {
+            let too_long = too_long(window, step);
+            if let Some(refused) = too_long {
                 visitor.begin_game();
                 visitor.end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
                 if let Some(raw) = raw.as_deref_mut() {
-                    raw.extend_from_slice(&window[lead..lead + MAX_GAME]);
+                    raw.extend_from_slice(refused.text(window));
                 }
-                // No other game starts within the limit (the reader would have ended
-                // this one there), but this game's own tags do: resynchronise near the
-                // limit's end, where `resync` still sees a `\n[Event ` that begins there.
-                self.advance(lead + MAX_GAME - b"\n[Event ".len());
+                self.advance(refused.skip());
                 self.skipping = true;
                 if raw.is_some() {
                     self.skip(None, before_read)?;
@@ -195,6 +222,7 @@ impl<R: Read> GameReader<R> {
                     too_long: true,
                 }));
             }
+            let lead = blanks(window);
             let (taken, parsed, broken) = match step {
                 Step::Game(n) => (n, n, false),
                 Step::Broken(n) => (n, n, true),

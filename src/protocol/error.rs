@@ -130,8 +130,8 @@ impl ProtocolError {
         }
     }
 
-    /// Whether the message starts with a move reference (`ply 5 (Ke3): ...`).
-    fn names_a_move(&self) -> bool {
+    /// The move the error is about, when it names one.
+    pub fn move_ref(&self) -> Option<&MoveRef> {
         match self {
             ProtocolError::BadMove(at)
             | ProtocolError::GameOver(Some(at), _)
@@ -140,10 +140,27 @@ impl ProtocolError {
             | ProtocolError::PromotionRequired(at)
             | ProtocolError::IllegalMove(at, _)
             | ProtocolError::AmbiguousMove(at, _)
-            | ProtocolError::NullMove(at) => at.ply.is_some(),
-            ProtocolError::VariationFirst(_) => true,
-            _ => false,
+            | ProtocolError::NullMove(at) => Some(at),
+            _ => None,
         }
+    }
+
+    /// The ply an error of a PGN game is about, when it names one.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            ProtocolError::VariationFirst(ply) => Some(*ply),
+            other => other.move_ref().and_then(|at| at.ply),
+        }
+    }
+
+    /// The message without the move or ply it names: what follows `ply 5 (Ke3): `.
+    pub fn reason(&self) -> Reason<'_> {
+        Reason(self)
+    }
+
+    /// Whether the message starts with a ply reference (`ply 5 (Ke3): ...`).
+    fn names_a_move(&self) -> bool {
+        self.ply().is_some()
     }
 
     /// The protocol error for a game of a PGN file that cannot be loaded.
@@ -223,26 +240,15 @@ impl fmt::Display for ProtocolError {
                 "{why}; for a Chess960 position send setoption name UCI_Chess960 value true (or start with --chess960)"
             ),
             ProtocolError::BadFen(why) => write!(f, "{why}"),
-            ProtocolError::BadMove(at) => {
-                write!(f, "{at}: not a move in UCI (e2e4, e7e8q) or SAN (Nf3, O-O, e8=Q)")
-            }
-            ProtocolError::GameOver(Some(at), status) => {
-                write!(f, "{at}: the game is over ({status})")
-            }
+            ProtocolError::BadMove(at)
+            | ProtocolError::GameOver(Some(at), _)
+            | ProtocolError::NoPiece(at, _)
+            | ProtocolError::NotYourTurn(at, _)
+            | ProtocolError::PromotionRequired(at)
+            | ProtocolError::IllegalMove(at, _)
+            | ProtocolError::AmbiguousMove(at, _)
+            | ProtocolError::NullMove(at) => write!(f, "{at}: {}", self.reason()),
             ProtocolError::GameOver(None, status) => write!(f, "the game is over ({status})"),
-            ProtocolError::NoPiece(at, why) | ProtocolError::NotYourTurn(at, why) => {
-                write!(f, "{at}: {why}")
-            }
-            ProtocolError::PromotionRequired(at) => write!(
-                f,
-                "{at}: a pawn reaching the last rank must say what it becomes (e7e8q or e8=Q)"
-            ),
-            ProtocolError::IllegalMove(at, why) => write!(f, "{at}: {why}"),
-            ProtocolError::AmbiguousMove(at, candidates) => match candidates.split_last() {
-                Some((last, [])) => write!(f, "{at}: could be {last} or another move"),
-                Some((last, rest)) => write!(f, "{at}: could be {} or {last}", rest.join(", ")),
-                None => write!(f, "{at}: matches more than one legal move"),
-            },
             ProtocolError::NothingToUndo => f.write_str("no move has been played"),
             ProtocolError::ResultFinal(status) => {
                 write!(f, "the result is final ({status}) and cannot be undone")
@@ -266,9 +272,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::InGame(game, inner) => write!(f, "game {game}: {inner}"),
             ProtocolError::PgnSyntax(why) => write!(f, "{why}"),
-            ProtocolError::VariationFirst(ply) => {
-                write!(f, "ply {ply}: a variation stands before any move it could replace")
-            }
+            ProtocolError::VariationFirst(ply) => write!(f, "ply {ply}: {}", self.reason()),
             ProtocolError::GameTooLong(limit) => write!(f, "the game is longer than {limit} bytes"),
             ProtocolError::NoSuchGame {
                 path,
@@ -294,9 +298,40 @@ impl fmt::Display for ProtocolError {
             ),
             ProtocolError::BadFenTag(why) => write!(f, "the FEN tag: {why}"),
             ProtocolError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
-            ProtocolError::NullMove(at) => {
-                write!(f, "{at}: a null move (-- or Z0) is no move of chess")
+        }
+    }
+}
+
+/// An error's message without the move or ply it names (`ProtocolError::reason`); for
+/// an error that names none, the whole message.
+pub struct Reason<'a>(&'a ProtocolError);
+
+impl fmt::Display for Reason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            ProtocolError::BadMove(_) => {
+                f.write_str("not a move in UCI (e2e4, e7e8q) or SAN (Nf3, O-O, e8=Q)")
             }
+            ProtocolError::GameOver(Some(_), status) => {
+                write!(f, "the game is over ({status})")
+            }
+            ProtocolError::NoPiece(_, why) | ProtocolError::NotYourTurn(_, why) => {
+                write!(f, "{why}")
+            }
+            ProtocolError::PromotionRequired(_) => f.write_str(
+                "a pawn reaching the last rank must say what it becomes (e7e8q or e8=Q)",
+            ),
+            ProtocolError::IllegalMove(_, why) => f.write_str(why),
+            ProtocolError::AmbiguousMove(_, candidates) => match candidates.split_last() {
+                Some((last, [])) => write!(f, "could be {last} or another move"),
+                Some((last, rest)) => write!(f, "could be {} or {last}", rest.join(", ")),
+                None => f.write_str("matches more than one legal move"),
+            },
+            ProtocolError::NullMove(_) => f.write_str("a null move (-- or Z0) is no move of chess"),
+            ProtocolError::VariationFirst(_) => {
+                f.write_str("a variation stands before any move it could replace")
+            }
+            other => write!(f, "{other}"),
         }
     }
 }
