@@ -125,6 +125,18 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(magic::bishop_attacks(sq.index(), occupied.0))
 }
 
+/// Where a rook on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(magic::rook_rays(sq.index()))
+}
+
+/// Where a bishop on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(magic::bishop_rays(sq.index()))
+}
+
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)

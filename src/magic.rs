@@ -128,6 +128,32 @@ static TABLE: [u64; TABLE_SIZE] = fill(
     &BISHOP_DIRECTIONS,
 );
 
+const fn empty_board(directions: &[(i32, i32); 4]) -> [u64; 64] {
+    let mut rays = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        rays[sq] = ray_attacks(sq, 0, directions);
+        sq += 1;
+    }
+    rays
+}
+
+static ROOK_RAYS: [u64; 64] = empty_board(&ROOK_DIRECTIONS);
+static BISHOP_RAYS: [u64; 64] = empty_board(&BISHOP_DIRECTIONS);
+
+/// Rook attacks from `sq` on an empty board: a table small enough to stay in the
+/// first-level cache, to rule a rook lookup out before paying for it.
+#[inline(always)]
+pub(crate) fn rook_rays(sq: usize) -> u64 {
+    ROOK_RAYS[sq & 63]
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline(always)]
+pub(crate) fn bishop_rays(sq: usize) -> u64 {
+    BISHOP_RAYS[sq & 63]
+}
+
 /// Rook attacks from `sq` given the occupied squares.
 #[inline(always)]
 pub(crate) fn rook_attacks(sq: usize, occupied: u64) -> u64 {

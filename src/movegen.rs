@@ -543,26 +543,7 @@ impl Position {
         if only == Some(Role::King) {
             return;
         }
-        // Whether the piece on `from` may leave for `to` without exposing the king: it
-        // may unless it stands alone between the king and an enemy slider on a line
-        // that `to` is not on. Most pieces stand on no line with their king, and this
-        // spares them the pin search's table lookups.
-        let free = |from: Square| {
-            let line = attacks::line(king, from);
-            if line.is_empty()
-                || line.contains(to)
-                || (attacks::between(king, from) & occupied).is_nonempty()
-            {
-                return true;
-            }
-            let open = occupied.without(from);
-            let snipers = if king.rank() == from.rank() || king.file() == from.file() {
-                attacks::rook_attacks(king, open) & self.rooks_queens()
-            } else {
-                attacks::bishop_attacks(king, open) & self.bishops_queens()
-            };
-            !(snipers & theirs & line).any(|sniper| attacks::between(king, sniper).contains(from))
-        };
+        let free = |from: Square| self.leaves_king_safe(king, from, to, occupied);
         let kind = |role: Role| match only {
             None => self.by_role(role),
             Some(r) if r == role => self.by_role(role),
@@ -620,6 +601,153 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Whether the piece on `from` (not the king) may leave for `to` without exposing
+    /// its king: it may unless it stands alone between the king and an enemy slider on
+    /// a line that `to` is not on. Most pieces stand on no line with their king, and
+    /// this spares them the pin search's table lookups.
+    #[inline(always)]
+    fn leaves_king_safe(&self, king: Square, from: Square, to: Square, occupied: Bitboard) -> bool {
+        // The small tables of lines through the king first: most pieces are on none.
+        let straight = attacks::rook_rays(king).contains(from);
+        if !straight && !attacks::bishop_rays(king).contains(from) {
+            return true;
+        }
+        let line = attacks::line(king, from);
+        if line.contains(to) || (attacks::between(king, from) & occupied).is_nonempty() {
+            return true;
+        }
+        let open = occupied.without(from);
+        let snipers = if straight {
+            attacks::rook_attacks(king, open) & self.rooks_queens()
+        } else {
+            attacks::bishop_attacks(king, open) & self.bishops_queens()
+        };
+        let theirs = self.by_color(self.turn.other());
+        !(snipers & theirs & line).any(|sniper| attacks::between(king, sniper).contains(from))
+    }
+
+    /// Which of `straight` (moving like rooks) and `diagonal` (like bishops) attack
+    /// `sq`: a slider lookup is made only for a kind that stands on one of the lines
+    /// through `sq`, which most often none does.
+    #[inline(always)]
+    fn slider_attackers(
+        &self,
+        sq: Square,
+        straight: Bitboard,
+        diagonal: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let mut found = Bitboard::EMPTY;
+        if (attacks::rook_rays(sq) & straight).is_nonempty() {
+            found |= attacks::rook_attacks(sq, occupied) & straight;
+        }
+        if (attacks::bishop_rays(sq) & diagonal).is_nonempty() {
+            found |= attacks::bishop_attacks(sq, occupied) & diagonal;
+        }
+        found
+    }
+
+    /// The pieces of `theirs` (the side not to move) that attack `sq`: `attackers_to`
+    /// with the slider lookups made only when needed.
+    #[inline(always)]
+    fn attackers_seen_first(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+        let near = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(self.turn, sq) & self.by_role(Role::Pawn));
+        (near & theirs)
+            | self.slider_attackers(
+                sq,
+                self.rooks_queens() & theirs,
+                self.bishops_queens() & theirs,
+                occupied,
+            )
+    }
+
+    /// The one legal move of a `role` piece standing on `origins` to `to`, promoting to
+    /// `promotion`: what a SAN move names, found without listing any move. `None` when
+    /// there is no such move or more than one, and for what this shortcut leaves to
+    /// `legal_moves_of_to` (castling, en passant, a promotion without its piece).
+    pub(crate) fn unique_move_to(
+        &self,
+        role: Role,
+        to: Square,
+        origins: Bitboard,
+        promotion: Option<Role>,
+    ) -> Option<Move> {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        if ours.contains(to) {
+            return None;
+        }
+        let occupied = ours | theirs;
+        let mine = self.pieces(us, role) & origins;
+        let (up, last, fourth) = match us {
+            Color::White => (8, Rank::EIGHTH, Rank::FOURTH),
+            Color::Black => (-8, Rank::FIRST, Rank::FIFTH),
+        };
+        let froms = match role {
+            Role::Knight => attacks::knight_attacks(to) & mine,
+            Role::Bishop => attacks::bishop_attacks(to, occupied) & mine,
+            Role::Rook => attacks::rook_attacks(to, occupied) & mine,
+            Role::Queen => self.slider_attackers(to, mine, mine, occupied),
+            Role::King => attacks::king_attacks(to) & mine,
+            Role::Pawn if theirs.contains(to) => attacks::pawn_attacks(them, to) & mine,
+            Role::Pawn => {
+                let one = square_at(to as i32 - up)?;
+                if occupied.contains(one) {
+                    mine & Bitboard::from_square(one)
+                } else if to.rank() == fourth {
+                    mine & Bitboard::from_square(square_at(one as i32 - up)?)
+                } else {
+                    Bitboard::EMPTY
+                }
+            }
+        };
+        if froms.is_empty() || (role == Role::Pawn && self.ep_square == Some(to)) {
+            return None;
+        }
+        if (role == Role::Pawn && to.rank() == last) != promotion.is_some() {
+            return None;
+        }
+        let king = self.king(us);
+        let from = if role == Role::King {
+            // One king, so one origin at most.
+            let from = froms.first()?;
+            self.attackers_seen_first(to, theirs, occupied.without(king))
+                .is_empty()
+                .then_some(from)?
+        } else {
+            let checkers = self.attackers_seen_first(king, theirs, occupied);
+            if let Some(checker) = checkers.first() {
+                if checkers.has_more_than_one()
+                    || !attacks::between(king, checker).with(checker).contains(to)
+                {
+                    return None;
+                }
+            }
+            let mut found = None;
+            for from in froms {
+                if self.leaves_king_safe(king, from, to, occupied) {
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(from);
+                }
+            }
+            found?
+        };
+        let kind = match promotion {
+            Some(piece) => MoveKind::Promotion(piece),
+            None if role == Role::Pawn && (from as i32 - to as i32).abs() == 16 => {
+                MoveKind::DoublePush
+            }
+            None => MoveKind::Normal,
+        };
+        Some(Move::new(from, to, kind))
     }
 
     /// The en-passant square only when a legal en-passant capture exists.
@@ -691,6 +819,58 @@ mod tests {
                 .collect();
             assert_eq!(got, castles, "{}", pos.fen());
         }
+    }
+
+    /// `unique_move_to` names the one legal move of a piece kind to a square, from a set
+    /// of origins (all squares, or a file or rank as SAN's hints give), exactly when the
+    /// full list has one (en passant is left to the caller), and nothing when it has none
+    /// or several.
+    #[test]
+    fn the_unique_move_to_a_square_is_the_full_list_filtered() {
+        let mut found = 0;
+        for pos in positions().into_iter().step_by(3) {
+            let all = pos.legal_moves();
+            for role in Role::ALL {
+                for to in Square::ALL {
+                    let moves: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            !m.is_castle() && m.to() == to && pos.role_at(m.from()) == Some(role)
+                        })
+                        .collect();
+                    let mut origin_sets = vec![Bitboard::FULL];
+                    for m in &moves {
+                        origin_sets.push(Bitboard::file(m.from().file()));
+                        origin_sets.push(Bitboard::rank(m.from().rank()));
+                    }
+                    let promotions = [None, Some(Role::Queen), Some(Role::Knight)];
+                    for origins in origin_sets {
+                        for promotion in promotions {
+                            let expected: Vec<Move> = moves
+                                .iter()
+                                .copied()
+                                .filter(|m| {
+                                    origins.contains(m.from()) && m.promotion() == promotion
+                                })
+                                .collect();
+                            let got = pos.unique_move_to(role, to, origins, promotion);
+                            match expected.as_slice() {
+                                [only] if only.is_en_passant() => {
+                                    assert!(got.is_none() || got == Some(*only))
+                                }
+                                [only] => {
+                                    found += 1;
+                                    assert_eq!(got, Some(*only), "{} {role:?} to {to}", pos.fen())
+                                }
+                                _ => assert_eq!(got, None, "{} {role:?} to {to}", pos.fen()),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(found > 10_000, "only {found} unique moves looked at");
     }
 
     #[test]

@@ -31,10 +31,31 @@ const CASTLING_KEY_BASE: usize = 768;
 const EP_KEY_BASE: usize = 772;
 const TURN_KEY: u64 = RANDOM[780];
 
+/// The Polyglot keys of the pieces, by colour, role and square: Polyglot numbers the
+/// kinds black pawn, white pawn, black knight, ..., and indexing by the types themselves
+/// needs no bounds check.
+static PIECE_KEYS: [[[u64; 64]; 6]; 2] = {
+    let mut keys = [[[0; 64]; 6]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let mut role = 0;
+        while role < 6 {
+            let kind = 2 * role + (1 - color);
+            let mut sq = 0;
+            while sq < 64 {
+                keys[color][role][sq] = RANDOM[64 * kind + sq];
+                sq += 1;
+            }
+            role += 1;
+        }
+        color += 1;
+    }
+    keys
+};
+
 #[inline(always)]
 fn piece_key(color: Color, role: Role, sq: Square) -> u64 {
-    let kind = 2 * role.index() + usize::from(color.is_white());
-    RANDOM[(64 * kind + sq.index()) % CASTLING_KEY_BASE]
+    PIECE_KEYS[color.index()][role.index()][sq.index()]
 }
 
 /// The Polyglot key part of an en-passant square (its file).

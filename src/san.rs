@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
@@ -267,6 +268,23 @@ impl Position {
     /// needed for anything else.
     pub fn find_san_lean(&self, text: &[u8]) -> Result<Move, SanError> {
         let parsed = parse_text(text)?;
+        if let SanText::Normal {
+            role,
+            file,
+            rank,
+            to,
+            promotion,
+        } = parsed
+        {
+            // A pawn move without a file is a push.
+            let file = file.or((role == Role::Pawn).then_some(to.file()));
+            let origins = file.map_or(Bitboard::FULL, Bitboard::file)
+                & rank.map_or(Bitboard::FULL, Bitboard::rank);
+            if let Some(m) = self.unique_move_to(role, to, origins, promotion) {
+                return Ok(m);
+            }
+        }
+        // What the shortcut leaves: castling, en passant, and every refusal's reason.
         let mut candidates = ShortList::new();
         match parsed {
             // Castling moves come with the king's moves to a1, which cannot match.

@@ -16,6 +16,7 @@
 pub mod database;
 pub mod reader;
 pub mod replay;
+mod scan;
 pub mod stream;
 pub mod tags;
 pub mod writer;

@@ -14,7 +14,9 @@
 
 use std::fmt;
 
-use memchr::{memchr, memchr2};
+use memchr::memchr;
+
+use super::scan;
 
 /// The result token that ends a game's movetext.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -271,7 +273,7 @@ impl Reader<'_> {
 
     /// The offset of the next `\n` from `from`, or the input's end.
     fn line_end(&self, from: usize) -> Option<usize> {
-        memchr(b'\n', &self.input[from..]).map(|i| from + i)
+        scan::find1(b'\n', &self.input[from..]).map(|i| from + i)
     }
 
     fn token<V: Visitor>(
@@ -345,7 +347,7 @@ impl Reader<'_> {
         // rather than let it swallow every game after it.
         let mut from = body;
         let close = loop {
-            match memchr2(b'}', b'\n', &input[from..]) {
+            match scan::find2(b'}', b'\n', &input[from..]) {
                 Some(i) if input[from + i] == b'}' => break Some(from + i),
                 Some(i) => {
                     let nl = from + i;
@@ -581,7 +583,7 @@ fn split_tag(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
     let rest = trim_start(rest).strip_prefix(b"\"")?;
     let mut i = 0;
     let close = loop {
-        match memchr2(b'"', b'\\', &rest[i..]) {
+        match scan::find2(b'"', b'\\', &rest[i..]) {
             Some(j) if rest[i + j] == b'\\' => i += j + 2,
             Some(j) => break i + j,
             None => return None,

@@ -1,0 +1,97 @@
+//! Byte searches tuned for the short spans of PGN text: a clock comment, a tag value and
+//! a tag line are a few dozen bytes, where the set-up of a vector search costs more than
+//! the search. The first bytes are looked at eight at a time in a `u64`; a longer span
+//! goes on with `memchr`.
+
+use memchr::{memchr, memchr2};
+
+/// How far the word-at-a-time search looks before it hands over to `memchr`.
+const SHORT: usize = 48;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// A word whose bytes equal to `byte` (and possibly bytes above the first of them) have
+/// their high bit set: the classic has-zero-byte test on `word ^ byte`. The lowest set
+/// bit is always exact, which is all the search reads.
+#[inline(always)]
+fn equal_bytes(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+#[inline(always)]
+fn word_at(hay: &[u8], at: usize) -> Option<u64> {
+    let bytes: [u8; 8] = hay.get(at..at + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(bytes))
+}
+
+/// The offset of the first `a` or `b` in `hay`.
+#[inline(always)]
+pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < SHORT {
+        let Some(word) = word_at(hay, at) else {
+            // Fewer than eight bytes left.
+            return hay
+                .get(at..)?
+                .iter()
+                .position(|&c| c == a || c == b)
+                .map(|i| at + i);
+        };
+        let hits = equal_bytes(word, a) | equal_bytes(word, b);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr2(a, b, hay.get(at..)?).map(|i| at + i)
+}
+
+/// The offset of the first `a` in `hay`.
+#[inline(always)]
+pub fn find1(a: u8, hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while at < SHORT {
+        let Some(word) = word_at(hay, at) else {
+            return hay.get(at..)?.iter().position(|&c| c == a).map(|i| at + i);
+        };
+        let hits = equal_bytes(word, a);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr(a, hay.get(at..)?).map(|i| at + i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every offset of every needle, in spans shorter and longer than the word search,
+    /// with look-alike bytes (0x7d ^ 0x80, 0x0a + 1) around them, against a plain search.
+    #[test]
+    fn agrees_with_a_plain_search() {
+        for len in 0..130 {
+            for hit in 0..=len {
+                let mut hay: Vec<u8> = (0..len).map(|i| [b'x', 0xfd, 0x0b, 0x7c][i % 4]).collect();
+                if hit < len {
+                    hay[hit] = if hit % 2 == 0 { b'}' } else { b'\n' };
+                }
+                let plain2 = hay.iter().position(|&c| c == b'}' || c == b'\n');
+                assert_eq!(find2(b'}', b'\n', &hay), plain2, "len {len} hit {hit}");
+                let plain1 = hay.iter().position(|&c| c == b'\n');
+                assert_eq!(find1(b'\n', &hay), plain1, "len {len} hit {hit}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_first_of_several() {
+        let hay = b"abc}def}\n}";
+        assert_eq!(find2(b'}', b'\n', hay), Some(3));
+        assert_eq!(find1(b'\n', hay), Some(8));
+        assert_eq!(find1(b'q', hay), None);
+    }
+}
