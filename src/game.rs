@@ -429,7 +429,13 @@ impl Game {
                 || pos.is_insufficient_material()
                 || pos.halfmoves() >= SEVENTY_FIVE_MOVES
                 || self.repeated >= 5;
-            (!ended).then(|| pos.find_san_lean(text))
+            if ended {
+                None
+            } else if let Some(m) = pos.find_san_quick(text) {
+                return Ok(m);
+            } else {
+                Some(pos.find_san_lean(text))
+            }
         } else {
             (!self.status.is_over()).then(|| self.position.find_san(&self.legal, text))
         };

@@ -87,6 +87,93 @@ fn rank_of(b: u8) -> Option<Rank> {
     Rank::from_char(char::from(b))
 }
 
+/// The piece an upper-case SAN letter names (not the pawn's `P`, which moves seldom
+/// carry).
+#[inline(always)]
+fn piece_letter(c: u8) -> Option<Role> {
+    match c {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn square_of(file: u8, rank: u8) -> Option<Square> {
+    let f = file.wrapping_sub(b'a');
+    let r = rank.wrapping_sub(b'1');
+    (f < 8 && r < 8).then(|| Square::from_index_wrapping(u32::from(r) * 8 + u32::from(f)))
+}
+
+/// The origins a SAN hint of one byte allows: a file or a rank.
+#[inline(always)]
+fn hint_origins(c: u8) -> Option<Bitboard> {
+    let f = c.wrapping_sub(b'a');
+    let r = c.wrapping_sub(b'1');
+    if f < 8 {
+        File::new(u32::from(f)).map(Bitboard::file)
+    } else if r < 8 {
+        Rank::new(u32::from(r)).map(Bitboard::rank)
+    } else {
+        None
+    }
+}
+
+/// The shapes nearly every SAN move in a file has (`e4`, `Nf3`, `Nxf3`, `exd5`,
+/// `Nbd7`, `R1xe2`, `e8=Q`, `dxe8=Q`, each perhaps with `+` or `#`), read straight into
+/// the piece, the squares it may come from, the target and the promotion. `None` for
+/// any other text, which `parse_text` reads.
+#[inline(always)]
+fn quick_shape(text: &[u8]) -> Option<(Role, Bitboard, Square, Option<Role>)> {
+    let text = match text {
+        [rest @ .., b'+' | b'#'] => rest,
+        _ => text,
+    };
+    let pawn_file = |sq: Square| Bitboard::file(sq.file());
+    match *text {
+        [f, r] => {
+            let to = square_of(f, r)?;
+            Some((Role::Pawn, pawn_file(to), to, None))
+        }
+        [p, f, r] | [p, b'x', f, r] if p.is_ascii_uppercase() => {
+            Some((piece_letter(p)?, Bitboard::FULL, square_of(f, r)?, None))
+        }
+        [c, b'x', f, r] => {
+            let from = hint_origins(c).filter(|_| c.is_ascii_lowercase())?;
+            Some((Role::Pawn, from, square_of(f, r)?, None))
+        }
+        [f, r, b'=', q] => {
+            let to = square_of(f, r)?;
+            Some((Role::Pawn, pawn_file(to), to, Some(promotion_letter(q)?)))
+        }
+        [p, hint, f, r] | [p, hint, b'x', f, r] => Some((
+            piece_letter(p)?,
+            hint_origins(hint)?,
+            square_of(f, r)?,
+            None,
+        )),
+        [c, b'x', f, r, b'=', q] => {
+            let from = hint_origins(c).filter(|_| c.is_ascii_lowercase())?;
+            Some((
+                Role::Pawn,
+                from,
+                square_of(f, r)?,
+                Some(promotion_letter(q)?),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The piece a promotion's upper-case letter names.
+#[inline(always)]
+fn promotion_letter(c: u8) -> Option<Role> {
+    piece_letter(c).filter(|&role| role != Role::King)
+}
+
 /// SAN bytes broken into their parts, without allocating: moves in PGN files are read
 /// by the million.
 fn parse_text(text: &[u8]) -> Result<SanText, SanError> {
@@ -263,6 +350,15 @@ impl Position {
         self.match_san(legal.as_slice(), parse_text(text)?, false)
     }
 
+    /// The legal move SAN bytes of the common shapes name, when it is the one such move:
+    /// the cheapest way from a file's move to a move. `None` leaves the text to
+    /// `find_san_lean`, which reads every shape and says why a move is refused.
+    #[inline]
+    pub fn find_san_quick(&self, text: &[u8]) -> Option<Move> {
+        let (role, origins, to, promotion) = quick_shape(text)?;
+        self.unique_move_to(role, to, origins, promotion)
+    }
+
     /// The legal move SAN bytes name, found by generating only the moves to its target
     /// square (or the castling moves): cheaper than the whole list when the list is not
     /// needed for anything else.
@@ -425,5 +521,78 @@ impl Position {
             ([], [only]) => Some(only.clone()),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions from random playouts of the perft suite: promotions, pins, checks.
+    fn positions() -> Vec<Position> {
+        let suite = include_str!("../tests/data/perft-suite.epd");
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut out = Vec::new();
+        for line in suite.lines() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            let Ok(start) = Position::from_fen(fen) else {
+                continue;
+            };
+            for _ in 0..6 {
+                let mut pos = start;
+                for _ in 0..50 {
+                    out.push(pos);
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whatever the quick reading finds, the full reading finds too; and it finds every
+    /// move written the way SAN writes it (castling and en passant aside, which it leaves
+    /// to the full reading).
+    #[test]
+    fn the_quick_reading_agrees_with_the_full_one() {
+        let mut quick = 0;
+        for pos in positions() {
+            let legal = pos.legal_moves();
+            for &m in legal.as_slice() {
+                let san = pos.san(m);
+                let bare = pos.san_without_suffix(m);
+                let long = format!("{}{}", m.from(), &bare[bare.len().saturating_sub(2)..]);
+                for text in [san.as_str(), bare.as_str(), long.as_str()] {
+                    let found = pos.find_san_quick(text.as_bytes());
+                    if let Some(found) = found {
+                        quick += 1;
+                        assert_eq!(Ok(found), pos.find_san(&legal, text.as_bytes()), "{text}");
+                    }
+                }
+                if !m.is_castle() && !m.is_en_passant() {
+                    assert_eq!(
+                        pos.find_san_quick(san.as_bytes()),
+                        Some(m),
+                        "{san} in {}",
+                        pos.fen()
+                    );
+                }
+            }
+            // Texts that name no move, or several, or other pieces' moves.
+            for text in [
+                "e5", "Nd2", "Kd2", "Bb5", "axb3", "e8=Q", "Rd1", "Qh5+", "O-O", "P", "e9",
+            ] {
+                if let Some(found) = pos.find_san_quick(text.as_bytes()) {
+                    assert_eq!(Ok(found), pos.find_san(&legal, text.as_bytes()), "{text}");
+                }
+            }
+        }
+        assert!(quick > 10_000, "only {quick} quick readings");
     }
 }

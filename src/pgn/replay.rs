@@ -323,9 +323,13 @@ impl Replayer {
             return;
         };
         let pos = frame.position;
+        let quick = pos.find_san_quick(san);
         let parsed = std::str::from_utf8(san)
             .map_err(|_| MoveError::Syntax)
             .and_then(|text| {
+                if let Some(m) = quick {
+                    return Ok(m);
+                }
                 if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
                     return Ok(m);
                 }
