@@ -183,12 +183,11 @@ impl Hasher for KeyHasher {
 
 type RepetitionMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
 
-/// A move played, with what undo needs.
+/// A move played, with what undo needs (and the position it was played from, kept
+/// beside it in `Game::befores`).
 #[derive(Clone, Copy, Debug)]
 struct Ply {
     played: Move,
-    /// The position the move was played from: the exact undo.
-    before: Position,
     /// The repetition key of the position the move led to, to uncount it on undo.
     key_after: u64,
 }
@@ -200,6 +199,10 @@ pub struct Game {
     base: Position,
     position: Position,
     plies: Vec<Ply>,
+    /// The position each move was played from, the exact undo; a lean game keeps only
+    /// the last one (`last_before`) and undoes by replaying from the base.
+    befores: Vec<Position>,
+    last_before: Position,
     repetitions: RepetitionMap,
     decision: Option<Decision>,
     /// The legal moves of the current position, generated once after each change: the
@@ -240,6 +243,8 @@ impl Game {
             base,
             position: base,
             plies: Vec::new(),
+            befores: Vec::new(),
+            last_before: base,
             repetitions,
             decision: None,
             legal: MoveList::new(),
@@ -260,6 +265,8 @@ impl Game {
         self.base = base;
         self.position = base;
         self.plies.clear();
+        self.befores.clear();
+        self.last_before = base;
         self.repetitions.clear();
         self.chain.clear();
         if self.lean {
@@ -323,7 +330,13 @@ impl Game {
 
     /// The position the last move was played from, if any move was played.
     pub fn before_last(&self) -> Option<&Position> {
-        self.plies.last().map(|ply| &ply.before)
+        if self.plies.is_empty() {
+            None
+        } else if self.lean {
+            Some(&self.last_before)
+        } else {
+            self.befores.last()
+        }
     }
 
     /// The moves played from the base position, in order.
@@ -451,7 +464,11 @@ impl Game {
     /// Plays a legal move (from `parse_move` or the move generator). The caller checks
     /// that the game is not over.
     pub fn play(&mut self, m: Move) {
-        let before = self.position;
+        if self.lean {
+            self.last_before = self.position;
+        } else {
+            self.befores.push(self.position);
+        }
         self.position.play_unchecked(m);
         let key_after = self.position.repetition_key();
         if self.lean {
@@ -467,7 +484,6 @@ impl Game {
         }
         self.plies.push(Ply {
             played: m,
-            before,
             key_after,
         });
         self.refresh();
@@ -496,31 +512,30 @@ impl Game {
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
         let ply = self.plies.pop()?;
-        self.position = ply.before;
         if self.lean {
-            self.chain.clear();
-            self.chain.push(self.base.repetition_key());
-            for (j, kept) in self.plies.iter().enumerate() {
-                let after = self.plies.get(j + 1).map_or(&self.position, |p| &p.before);
-                if after.halfmoves() == 0 {
-                    self.chain.clear();
-                }
-                self.chain.push(kept.key_after);
+            // Lean games are files replayed, seldom taken back: replaying the moves
+            // kept is simpler than keeping every position for it.
+            let kept: Vec<Move> = self.moves().collect();
+            self.reset(self.base, self.mode);
+            for m in kept {
+                self.play(m);
             }
-            self.repeated = self.count_in_chain();
-        } else {
-            if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
-                *count -= 1;
-                if *count == 0 {
-                    self.repetitions.remove(&ply.key_after);
-                }
-            }
-            self.repeated = self
-                .repetitions
-                .get(&self.position.repetition_key())
-                .copied()
-                .unwrap_or(1);
+            return Some(ply.played);
         }
+        if let Some(before) = self.befores.pop() {
+            self.position = before;
+        }
+        if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
+            *count -= 1;
+            if *count == 0 {
+                self.repetitions.remove(&ply.key_after);
+            }
+        }
+        self.repeated = self
+            .repetitions
+            .get(&self.position.repetition_key())
+            .copied()
+            .unwrap_or(1);
         self.refresh();
         Some(ply.played)
     }
@@ -637,10 +652,12 @@ mod tests {
             lean.play(m);
             assert_eq!(lean.repetitions(), full.repetitions(), "after {text}");
             assert_eq!(lean.status(), full.status(), "after {text}");
+            assert_eq!(lean.before_last(), full.before_last(), "after {text}");
         }
         for _ in 0..12 {
-            full.undo();
-            lean.undo();
+            assert_eq!(lean.undo(), full.undo());
+            assert_eq!(lean.position(), full.position());
+            assert_eq!(lean.before_last(), full.before_last());
             assert_eq!(lean.repetitions(), full.repetitions());
             assert_eq!(lean.status(), full.status());
         }
