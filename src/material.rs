@@ -33,7 +33,13 @@ impl Position {
     }
 
     /// Whether neither side can mate: the game is dead.
+    #[inline]
     pub fn is_insufficient_material(&self) -> bool {
-        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+        // Asked after every move of a file, and nearly always a pawn, rook or queen
+        // is still on the board.
+        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        heavy.is_empty()
+            && self.has_insufficient_material(Color::White)
+            && self.has_insufficient_material(Color::Black)
     }
 }

@@ -236,7 +236,11 @@ impl Reader<'_> {
         let mut tags_seen = false;
         loop {
             // Blanks are most of what lies between tokens: skip them here in one go.
-            while self.input.get(self.at).is_some_and(|&b| BLANK[usize::from(b)]) {
+            while self
+                .input
+                .get(self.at)
+                .is_some_and(|&b| BLANK[usize::from(b)])
+            {
                 self.at += 1;
             }
             let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
@@ -500,6 +504,13 @@ impl Reader<'_> {
         if let [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last] = *symbol {
             if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" {
                 v.san(symbol);
+                return Flow::Go;
+            }
+        }
+        // The rest are mostly move numbers, `12.` or `12...`, with nothing after them.
+        if let [b'1'..=b'9', .., b'.'] = *symbol {
+            let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
+            if symbol[digits..].iter().all(|&b| b == b'.') {
                 return Flow::Go;
             }
         }
