@@ -137,6 +137,12 @@ pub fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(magic::bishop_rays(sq.index()))
 }
 
+/// Where a queen on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn queen_rays(sq: Square) -> Bitboard {
+    rook_rays(sq) | bishop_rays(sq)
+}
+
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)

@@ -106,6 +106,18 @@ impl Sink for Any {
     }
 }
 
+/// Those of `pieces`, each on a line through `to`, with nothing between them and `to`.
+#[inline(always)]
+fn clear_paths(to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
+    let mut clear = Bitboard::EMPTY;
+    for from in pieces {
+        if (attacks::between(to, from) & occupied).is_empty() {
+            clear = clear.with(from);
+        }
+    }
+    clear
+}
+
 /// The square of an index, when it is on the board.
 #[inline(always)]
 fn square_at(index: i32) -> Option<Square> {
@@ -691,9 +703,11 @@ impl Position {
         };
         let froms = match role {
             Role::Knight => attacks::knight_attacks(to) & mine,
-            Role::Bishop => attacks::bishop_attacks(to, occupied) & mine,
-            Role::Rook => attacks::rook_attacks(to, occupied) & mine,
-            Role::Queen => self.slider_attackers(to, mine, mine, occupied),
+            // The slider tables are too large to stay in cache; the few pieces on the
+            // lines through `to` are checked for a clear path in the smaller `between`.
+            Role::Bishop => clear_paths(to, attacks::bishop_rays(to) & mine, occupied),
+            Role::Rook => clear_paths(to, attacks::rook_rays(to) & mine, occupied),
+            Role::Queen => clear_paths(to, attacks::queen_rays(to) & mine, occupied),
             Role::King => attacks::king_attacks(to) & mine,
             Role::Pawn if theirs.contains(to) => attacks::pawn_attacks(them, to) & mine,
             Role::Pawn => {
