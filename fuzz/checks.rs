@@ -90,7 +90,15 @@ pub fn san(data: &[u8]) {
     let Ok(pos) = Position::from_fen(fen) else {
         panic!("seed position {fen} does not parse");
     };
-    match pos.parse_san(text) {
+    let full = pos.parse_san(text);
+    // The shortcuts a file's moves take name what the full reading names, or nothing.
+    if let Some(m) = pos.find_san_quick(rest) {
+        assert_eq!(full, Ok(m), "{fen}: {text:?}: the quick reading gave {m:?}");
+    }
+    if let Ok(m) = pos.find_san_lean(rest) {
+        assert_eq!(full, Ok(m), "{fen}: {text:?}: the lean reading gave {m:?}");
+    }
+    match full {
         Ok(m) => {
             assert!(pos.is_legal(m), "{fen}: {text:?} gave the illegal {m:?}");
             let san = pos.san(m);

@@ -523,7 +523,12 @@ impl Position {
                 list: ShortList::new(),
             };
             self.generate(&mut sink);
-            *list = sink.list;
+            // The whole generator lists every piece's moves: keep those of the kind asked.
+            for &m in sink.list.as_slice() {
+                if wants(self.role_at(m.from()).unwrap_or(Role::Pawn)) {
+                    list.push(m);
+                }
+            }
             return;
         }
         let us = self.turn;
@@ -885,6 +890,36 @@ mod tests {
             }
         }
         assert!(found > 10_000, "only {found} unique moves looked at");
+    }
+
+    /// The moves of one kind of piece to a square, en-passant squares among them (where
+    /// the whole generator is asked), are the full list filtered by that kind.
+    #[test]
+    fn moves_of_one_kind_to_a_square_are_the_full_list_filtered() {
+        let mut ep_squares = 0;
+        for pos in positions() {
+            let all = pos.legal_moves();
+            let mut targets: Vec<Square> = all.iter().map(|m| m.to()).collect();
+            targets.extend(pos.ep_square);
+            ep_squares += usize::from(pos.ep_square.is_some());
+            for to in targets {
+                for role in Role::ALL {
+                    let mut expected: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|m| !m.is_castle() && m.to() == to)
+                        .filter(|m| pos.role_at(m.from()) == Some(role))
+                        .collect();
+                    let mut got = ShortList::new();
+                    pos.legal_moves_of_to(Some(role), to, false, &mut got);
+                    let mut got = got.as_slice().to_vec();
+                    expected.sort_by_key(|m| format!("{m:?}"));
+                    got.sort_by_key(|m| format!("{m:?}"));
+                    assert_eq!(got, expected, "{} {role:?} to {to}", pos.fen());
+                }
+            }
+        }
+        assert!(ep_squares > 100, "only {ep_squares} en-passant squares");
     }
 
     #[test]

@@ -556,6 +556,17 @@ mod tests {
         out
     }
 
+    /// Where a pawn may capture en passant, the lean reading of a piece's move to that
+    /// square is not the capture (found by the fuzzer: `Nd3` was read as `exd3`).
+    #[test]
+    fn a_piece_move_to_the_en_passant_square_is_not_the_capture() {
+        let pos = Position::from_fen("4k3/1P6/8/8/3Pp3/8/6p1/R3K3 b Q d3 0 1").unwrap();
+        assert_eq!(pos.find_san_lean(b"Nd3"), Err(SanError::NoSuchMove));
+        assert_eq!(pos.find_san_quick(b"Nd3"), None);
+        let capture = pos.find_san_lean(b"exd3").unwrap();
+        assert!(capture.is_en_passant());
+    }
+
     /// Whatever the quick reading finds, the full reading finds too; and it finds every
     /// move written the way SAN writes it (castling and en passant aside, which it leaves
     /// to the full reading).
