@@ -107,22 +107,42 @@ pub const KEYWORDS: [&str; 27] = [
 impl<'a> Command<'a> {
     /// Parses a line; `None` for a blank line or a `#` comment.
     pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
-        let mut tokens = line.split_whitespace();
+        let mut tokens = words(line);
         let Some(keyword) = tokens.next() else {
             return Ok(None);
         };
         if keyword.starts_with('#') {
             return Ok(None);
         }
-        let args: Vec<&'a str> = tokens.collect();
+        // Most commands have a word or two: those stay off the heap (clients send a
+        // command per move); a `position ... moves` line goes to a `Vec`.
+        let mut few = [""; 4];
+        let mut count = 0;
+        let mut many: Vec<&'a str> = Vec::new();
+        for token in tokens {
+            if count < few.len() {
+                few[count] = token;
+            } else {
+                if many.is_empty() {
+                    many.extend_from_slice(&few);
+                }
+                many.push(token);
+            }
+            count += 1;
+        }
+        let args: &[&'a str] = if many.is_empty() {
+            &few[..count]
+        } else {
+            &many
+        };
         let command = match keyword {
-            "uci" => no_args(keyword, &args, Command::Uci)?,
-            "isready" => no_args(keyword, &args, Command::IsReady)?,
-            "ucinewgame" => no_args(keyword, &args, Command::UciNewGame)?,
-            "setoption" => parse_setoption(&args)?,
-            "position" => parse_position(&args)?,
-            "d" => no_args(keyword, &args, Command::Display)?,
-            "go" => match args.as_slice() {
+            "uci" => no_args(keyword, args, Command::Uci)?,
+            "isready" => no_args(keyword, args, Command::IsReady)?,
+            "ucinewgame" => no_args(keyword, args, Command::UciNewGame)?,
+            "setoption" => parse_setoption(args)?,
+            "position" => parse_position(args)?,
+            "d" => no_args(keyword, args, Command::Display)?,
+            "go" => match args {
                 ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
                 ["perft"] | ["perft", ..] => {
                     return Err(ProtocolError::BadArgument(
@@ -135,7 +155,7 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "perft" => match args.as_slice() {
+            "perft" => match args {
                 [depth] => Command::Perft(parse_depth(depth)?),
                 _ => {
                     return Err(ProtocolError::BadArgument(
@@ -143,17 +163,17 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "moves" => parse_moves(&args)?,
-            "dests" => no_args(keyword, &args, Command::Dests)?,
-            "legal" => Command::Legal(one_move(keyword, &args)?),
-            "check" => no_args(keyword, &args, Command::Check)?,
-            "turn" => no_args(keyword, &args, Command::Turn)?,
-            "fen" => no_args(keyword, &args, Command::Fen)?,
-            "status" => no_args(keyword, &args, Command::Status)?,
-            "move" => Command::Move(one_move(keyword, &args)?),
-            "undo" => no_args(keyword, &args, Command::Undo)?,
-            "history" => no_args(keyword, &args, Command::History)?,
-            "resign" => match args.as_slice() {
+            "moves" => parse_moves(args)?,
+            "dests" => no_args(keyword, args, Command::Dests)?,
+            "legal" => Command::Legal(one_move(keyword, args)?),
+            "check" => no_args(keyword, args, Command::Check)?,
+            "turn" => no_args(keyword, args, Command::Turn)?,
+            "fen" => no_args(keyword, args, Command::Fen)?,
+            "status" => no_args(keyword, args, Command::Status)?,
+            "move" => Command::Move(one_move(keyword, args)?),
+            "undo" => no_args(keyword, args, Command::Undo)?,
+            "history" => no_args(keyword, args, Command::History)?,
+            "resign" => match args {
                 [] => Command::Resign(None),
                 ["white"] => Command::Resign(Some(Color::White)),
                 ["black"] => Command::Resign(Some(Color::Black)),
@@ -163,16 +183,16 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "draw" => no_args(keyword, &args, Command::Draw)?,
-            "claim" => no_args(keyword, &args, Command::Claim)?,
-            "san" => Command::San(one_move(keyword, &args)?),
+            "draw" => no_args(keyword, args, Command::Draw)?,
+            "claim" => no_args(keyword, args, Command::Claim)?,
+            "san" => Command::San(one_move(keyword, args)?),
             "tag" => parse_tag(line)?,
-            "pgn" => no_args(keyword, &args, Command::Pgn)?,
-            "help" => match args.as_slice() {
+            "pgn" => no_args(keyword, args, Command::Pgn)?,
+            "help" => match args {
                 [name] => match help::topic(name) {
                     Some(topic) => Command::HelpOn(topic),
                     // Refused in the words `help` had before it took a command name.
-                    None => no_args(keyword, &args, Command::Help)?,
+                    None => no_args(keyword, args, Command::Help)?,
                 },
                 [_, _, ..] => {
                     return Err(ProtocolError::BadArgument(
@@ -181,12 +201,24 @@ impl<'a> Command<'a> {
                 }
                 [] => Command::Help,
             },
-            "stop" => no_args(keyword, &args, Command::Stop)?,
-            "quit" => no_args(keyword, &args, Command::Quit)?,
+            "stop" => no_args(keyword, args, Command::Stop)?,
+            "quit" => no_args(keyword, args, Command::Quit)?,
             _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
         };
         Ok(Some(command))
     }
+}
+
+/// The words of a line, as `str::split_whitespace` splits them, without decoding
+/// characters when the line is ASCII (as command lines are).
+pub(crate) fn words(line: &str) -> impl Iterator<Item = &str> {
+    let ascii = line.is_ascii();
+    let (ascii_line, other_line) = if ascii { (line, "") } else { ("", line) };
+    // In ASCII, the Unicode blanks are space and tab to carriage return.
+    let fast = ascii_line
+        .split(|c: char| c == ' ' || ('\t'..='\r').contains(&c))
+        .filter(|w| !w.is_empty());
+    fast.chain(other_line.split_whitespace())
 }
 
 fn no_args<'a>(
@@ -343,4 +375,23 @@ fn parse_tag(line: &str) -> Result<Command<'_>, ProtocolError> {
         name,
         value: (!value.is_empty()).then_some(value),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_as_split_whitespace_does() {
+        // Every ASCII byte between two words, and lines beyond ASCII.
+        let mut lines: Vec<String> = (0u8..128)
+            .map(|b| format!(" move{}e4 {}x", char::from(b), char::from(b)))
+            .collect();
+        lines.push("move\u{a0}e4\u{2003} é\u{85}x".to_string());
+        lines.push("\u{3000}".to_string());
+        for line in &lines {
+            let expected: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(words(line).collect::<Vec<_>>(), expected, "{line:?}");
+        }
+    }
 }

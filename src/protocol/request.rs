@@ -31,8 +31,7 @@ impl<'a> Request<'a> {
     /// The command's first word, which JSON answers name: `None` for a blank line or a
     /// comment.
     pub fn keyword(&self) -> Option<&'a str> {
-        self.text
-            .split_whitespace()
+        super::command::words(self.text)
             .next()
             .filter(|word| !word.starts_with('#'))
     }

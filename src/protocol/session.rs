@@ -238,7 +238,7 @@ impl Session {
                     .filter(|m| from.is_none_or(|sq| m.from() == sq))
                     .map(|&m| self.detail(&pos, m, fen))
                     .collect();
-                details.sort_unstable_by(|a, b| a.uci.cmp(&b.uci));
+                details.sort_unstable_by_key(MoveDetail::uci_order);
                 Answer::VerboseMoves(details)
             }
             Command::Dests => Answer::Dests(self.dests()),
@@ -257,7 +257,7 @@ impl Session {
                 Answer::Check(squares)
             }
             Command::Turn => Answer::Turn(pos.turn()),
-            Command::Fen => Answer::Fen(pos.fen()),
+            Command::Fen => Answer::Fen(pos.fen_text()),
             Command::Status => Answer::Status(self.game.status()),
             Command::Move(text) => {
                 let m = self
@@ -313,13 +313,11 @@ impl Session {
         } else if facts.check {
             san.push('+');
         }
-        let uci = m.to_uci(self.game.mode());
         MoveDetail {
-            uci: uci.to_string(),
+            uci: m.to_uci(self.game.mode()),
             san,
-            to: uci.to,
             facts,
-            fen: with_fen.then(|| after.fen()),
+            fen: with_fen.then(|| after.fen_text()),
         }
     }
 
@@ -434,6 +432,13 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 
 /// Whether a line holds a control character other than blanks: bad input.
 pub(crate) fn has_control(line: &str) -> bool {
+    if line.is_ascii() {
+        // The ASCII controls that are not blanks (tab to carriage return), without
+        // decoding characters: every command line is checked.
+        return line
+            .bytes()
+            .any(|b| (b < 0x20 && !(b'\t'..=b'\r').contains(&b)) || b == 0x7f);
+    }
     line.chars().any(|c| c.is_control() && !c.is_whitespace())
 }
 
@@ -488,5 +493,21 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
         None => Err(ProtocolError::BadOption(format!(
             "{name} needs a value: true or false"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_control_check_agrees_with_the_character_one() {
+        for b in 0u8..128 {
+            let line = format!("move e4{}", char::from(b));
+            let by_chars = line.chars().any(|c| c.is_control() && !c.is_whitespace());
+            assert_eq!(has_control(&line), by_chars, "byte {b:#x}");
+        }
+        assert!(has_control("é\u{9f}"));
+        assert!(!has_control("é\u{a0}"));
     }
 }

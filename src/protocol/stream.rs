@@ -83,7 +83,7 @@ impl<R: Read> LineReader<R> {
             }
             seen_any = true;
             let available = &self.buf[self.start..self.end];
-            let (chunk, newline) = match available.iter().position(|&b| b == b'\n') {
+            let (chunk, newline) = match memchr::memchr(b'\n', available) {
                 Some(i) => (&available[..i], true),
                 None => (available, false),
             };
