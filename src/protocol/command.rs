@@ -210,15 +210,44 @@ impl<'a> Command<'a> {
 }
 
 /// The words of a line, as `str::split_whitespace` splits them, without decoding
-/// characters when the line is ASCII (as command lines are).
-pub(crate) fn words(line: &str) -> impl Iterator<Item = &str> {
-    let ascii = line.is_ascii();
-    let (ascii_line, other_line) = if ascii { (line, "") } else { ("", line) };
-    // In ASCII, the Unicode blanks are space and tab to carriage return.
-    let fast = ascii_line
-        .split(|c: char| c == ' ' || ('\t'..='\r').contains(&c))
-        .filter(|w| !w.is_empty());
-    fast.chain(other_line.split_whitespace())
+/// characters when the line is ASCII (as command lines are): clients send a command
+/// per move.
+pub(crate) fn words(line: &str) -> Words<'_> {
+    if line.is_ascii() {
+        Words::Ascii(line)
+    } else {
+        Words::Other(line.split_whitespace())
+    }
+}
+
+pub(crate) enum Words<'a> {
+    /// What is left of an ASCII line.
+    Ascii(&'a str),
+    Other(std::str::SplitWhitespace<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Words::Other(words) => words.next(),
+            Words::Ascii(rest) => {
+                // In ASCII, the Unicode blanks are space and tab to carriage return.
+                let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+                let bytes = rest.as_bytes();
+                let start = bytes.iter().position(|b| !blank(b))?;
+                let len = bytes[start..]
+                    .iter()
+                    .position(blank)
+                    .unwrap_or(bytes.len() - start);
+                // Byte offsets of an ASCII line are character boundaries.
+                let word = rest.get(start..start + len)?;
+                *rest = rest.get(start + len..).unwrap_or("");
+                Some(word)
+            }
+        }
+    }
 }
 
 fn no_args<'a>(

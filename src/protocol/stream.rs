@@ -170,12 +170,17 @@ impl<W: Write> Core<W> {
             }
         }
         let request = Request::split(line);
+        let step = self.session.step(request.text);
+        // A line refused for its bytes names no command.
+        let refused = matches!(
+            step,
+            Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
+        );
         let header = Header {
             id: request.id,
-            // A line refused for its bytes names no command.
-            command: request.keyword().filter(|_| !has_control(request.text)),
+            command: request.keyword().filter(|_| !refused),
         };
-        match self.session.step(request.text) {
+        match step {
             Step::Reply(reply) => {
                 self.emit(&header, &reply)?;
                 Ok(if reply == Reply::Quit {
