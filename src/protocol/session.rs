@@ -236,7 +236,7 @@ impl Session {
                     .legal_moves()
                     .iter()
                     .filter(|m| from.is_none_or(|sq| m.from() == sq))
-                    .map(|&m| self.detail(&pos, m, fen))
+                    .map(|&m| self.detail(&pos, m, &pos.after(m), fen))
                     .collect();
                 details.sort_unstable_by_key(MoveDetail::uci_order);
                 Answer::VerboseMoves(details)
@@ -264,8 +264,9 @@ impl Session {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                let detail = self.detail(&pos, m, true);
+                // Played first: the game works out the position after the move anyway.
                 self.game.play(m);
+                let detail = self.detail(&pos, m, self.game.position(), true);
                 Answer::Played(Box::new(detail), self.game.status())
             }
             Command::Undo => {
@@ -304,9 +305,10 @@ impl Session {
         Ok(Some(answer))
     }
 
-    /// A legal move's facts as `move` and `moves verbose` answer them.
-    fn detail(&self, pos: &Position, m: Move, with_fen: bool) -> MoveDetail {
-        let (facts, after) = pos.describe(m);
+    /// A legal move's facts as `move` and `moves verbose` answer them, given the
+    /// position it leads to.
+    fn detail(&self, pos: &Position, m: Move, after: &Position, with_fen: bool) -> MoveDetail {
+        let facts = pos.facts_of(m, after);
         let mut san = pos.san_without_suffix(m);
         if facts.checkmate {
             san.push('#');
