@@ -75,7 +75,7 @@ pub enum Answer {
     /// since clients ask after every move.
     Check(Vec<Square>),
     Turn(Color),
-    Fen(FenText),
+    Fen(String),
     Status(Status),
     Played(Box<MoveDetail>, Status),
     Undone(String),
@@ -437,11 +437,7 @@ impl Answer {
             Answer::Check(checkers) if checkers.is_empty() => writeln!(out, "check no"),
             Answer::Check(checkers) => write_list(out, "check yes", checkers),
             Answer::Turn(color) => writeln!(out, "turn {color}"),
-            Answer::Fen(fen) => {
-                out.write_all(b"fen ")?;
-                out.write_all(fen.as_bytes())?;
-                out.write_all(b"\n")
-            }
+            Answer::Fen(fen) => writeln!(out, "fen {fen}"),
             Answer::Status(status) => {
                 out.write_all(b"status ")?;
                 write_status(out, status)?;

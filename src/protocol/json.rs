@@ -246,7 +246,7 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
             map.serialize_entry("checkers", &TextList(checkers))
         }
         Answer::Turn(color) => map.serialize_entry("turn", &Text(color)),
-        Answer::Fen(fen) => map.serialize_entry("fen", fen.as_str()),
+        Answer::Fen(fen) => map.serialize_entry("fen", fen),
         Answer::Status(status) => status_fields(map, status),
         Answer::Played(detail, status) => {
             move_fields(map, detail)?;

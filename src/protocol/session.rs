@@ -33,7 +33,8 @@ pub struct Session {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     Reply(Reply),
-    Job(Job),
+    /// Boxed: a job holds a position, and every command's step is moved around.
+    Job(Box<Job>),
 }
 
 impl Session {
@@ -130,9 +131,11 @@ impl Session {
         let reply = match command {
             Command::Quit => Reply::Quit,
             Command::GoPerft(depth) => {
-                return Step::Job(self.perft_job(PerftAnswer::Divide, depth))
+                return Step::Job(Box::new(self.perft_job(PerftAnswer::Divide, depth)))
             }
-            Command::Perft(depth) => return Step::Job(self.perft_job(PerftAnswer::Total, depth)),
+            Command::Perft(depth) => {
+                return Step::Job(Box::new(self.perft_job(PerftAnswer::Total, depth)))
+            }
             command => match self.run(command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
@@ -257,7 +260,7 @@ impl Session {
                 Answer::Check(squares)
             }
             Command::Turn => Answer::Turn(pos.turn()),
-            Command::Fen => Answer::Fen(pos.fen_text()),
+            Command::Fen => Answer::Fen(pos.fen()),
             Command::Status => Answer::Status(self.game.status()),
             Command::Move(text) => {
                 let m = self

@@ -83,7 +83,7 @@ impl<R: Read> LineReader<R> {
             }
             seen_any = true;
             let available = &self.buf[self.start..self.end];
-            let (chunk, newline) = match memchr::memchr(b'\n', available) {
+            let (chunk, newline) = match available.iter().position(|&b| b == b'\n') {
                 Some(i) => (&available[..i], true),
                 None => (available, false),
             };
@@ -125,7 +125,7 @@ pub enum Flow {
 
 /// A job with what its answer needs to name its request.
 struct Work {
-    job: Job,
+    job: Box<Job>,
     id: Option<String>,
     command: Option<String>,
 }
