@@ -453,6 +453,13 @@ impl Position {
     /// The FEN, written into a buffer of its own without allocating: answers carry the
     /// FEN after every move a client plays.
     pub fn fen_text(&self) -> FenText {
+        let mut fen = FenText::new();
+        self.write_fen(&mut fen);
+        fen
+    }
+
+    /// Writes the FEN into `fen`, in place.
+    pub fn write_fen(&self, fen: &mut FenText) {
         // The board's letters by square first: asking each square for its piece costs
         // a branch per piece kind and square.
         let mut board = [0u8; 64];
@@ -464,54 +471,57 @@ impl Position {
                 }
             }
         }
+        // The length stays in a register, not in `fen`, until the end.
+        let mut out = FenCursor {
+            bytes: &mut fen.bytes,
+            len: 0,
+        };
         // A rank at a time from its pattern of occupied squares: eight independent
         // byte choices instead of a branch (or a chain of lengths) per square.
         let occupied = self.occupied().0;
-        let mut bytes = [0u8; MAX_FEN];
-        let mut len = 0;
         for (rank, row) in board.chunks_exact(8).enumerate().rev() {
             let (template, used) = RANK_TEMPLATES[(occupied >> (8 * rank)) as usize & 0xff];
-            if let Some(out) = bytes.get_mut(len..len + 8) {
-                for (slot, t) in out.iter_mut().zip(template) {
+            if let Some(slots) = out.bytes.get_mut(out.len..out.len + 8) {
+                for (slot, t) in slots.iter_mut().zip(template) {
                     // A mask rather than an `if`, which compiles to a branch that the
                     // processor mispredicts square after square.
                     let file = 0u8.wrapping_sub(u8::from(t < 8));
                     *slot = (row[usize::from(t & 7)] & file) | (t & !file);
                 }
             }
-            len += usize::from(used);
-            bytes[len] = b'/';
-            len += usize::from(rank > 0);
+            out.len += usize::from(used);
+            if rank > 0 {
+                out.push(b'/');
+            }
         }
-        let mut fen = FenText { bytes, len };
-        fen.push(b' ');
-        fen.push(self.turn.char() as u8);
-        fen.push(b' ');
+        out.push(b' ');
+        out.push(self.turn.char() as u8);
+        out.push(b' ');
         if self.castling.is_empty() {
-            fen.push(b'-');
+            out.push(b'-');
         }
         for color in Color::ALL {
             let mut rights = self.castling & Bitboard::rank(back_rank(color));
             // King side first: the highest square first.
             while rights.is_nonempty() {
                 let rook = Square::from_index_wrapping(63 - rights.0.leading_zeros());
-                fen.push(self.castling_char(color, rook) as u8);
+                out.push(self.castling_char(color, rook) as u8);
                 rights = rights.without(rook);
             }
         }
-        fen.push(b' ');
+        out.push(b' ');
         match self.legal_ep_square() {
             Some(sq) => {
-                fen.push(sq.file().char() as u8);
-                fen.push(sq.rank().char() as u8);
+                out.push(sq.file().char() as u8);
+                out.push(sq.rank().char() as u8);
             }
-            None => fen.push(b'-'),
+            None => out.push(b'-'),
         }
-        fen.push(b' ');
-        fen.push_number(self.halfmoves);
-        fen.push(b' ');
-        fen.push_number(self.fullmoves);
-        fen
+        out.push(b' ');
+        out.push_number(self.halfmoves);
+        out.push(b' ');
+        out.push_number(self.fullmoves);
+        fen.len = out.len;
     }
 
     /// The X-FEN letter of one castling right: `K`/`Q` for the outermost rook on its
@@ -666,15 +676,37 @@ pub struct FenText {
 }
 
 impl FenText {
+    /// An empty text, to write a FEN into.
+    pub const fn new() -> FenText {
+        FenText {
+            bytes: [0; MAX_FEN],
+            len: 0,
+        }
+    }
+
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len]
+        &self.bytes[..self.len.min(MAX_FEN)]
     }
 
     pub fn as_str(&self) -> &str {
-        // Only ASCII is ever pushed, so this never fails.
+        // Only ASCII is ever written, so this never fails.
         std::str::from_utf8(self.as_bytes()).unwrap_or_default()
     }
+}
 
+impl Default for FenText {
+    fn default() -> FenText {
+        FenText::new()
+    }
+}
+
+/// Where the next byte of a FEN goes.
+struct FenCursor<'a> {
+    bytes: &'a mut [u8; MAX_FEN],
+    len: usize,
+}
+
+impl FenCursor<'_> {
     #[inline(always)]
     fn push(&mut self, byte: u8) {
         if let Some(slot) = self.bytes.get_mut(self.len) {

@@ -107,6 +107,17 @@ pub const KEYWORDS: [&str; 27] = [
 impl<'a> Command<'a> {
     /// Parses a line; `None` for a blank line or a `#` comment.
     pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
+        // The two lines a client sends after every move, as clients write them, skip
+        // the splitting into words; anything else, spaced otherwise, goes the long way
+        // to the same command.
+        if line == "status" {
+            return Ok(Some(Command::Status));
+        }
+        if let Some(text) = line.strip_prefix("move ") {
+            if !text.is_empty() && text.bytes().all(|b| b.is_ascii_graphic()) {
+                return Ok(Some(Command::Move(text)));
+            }
+        }
         let mut tokens = words(line);
         let Some(keyword) = tokens.next() else {
             return Ok(None);
@@ -409,6 +420,31 @@ fn parse_tag(line: &str) -> Result<Command<'_>, ProtocolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_short_ways_give_what_the_long_way_gives() {
+        for line in [
+            "status",
+            "move e2e4",
+            "move Nf3+",
+            "move O-O-O",
+            "move e8=Q#",
+        ] {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let long = match words.as_slice() {
+                ["status"] => Command::Status,
+                ["move", text] => Command::Move(text),
+                _ => unreachable!(),
+            };
+            assert_eq!(Command::parse(line), Ok(Some(long)), "{line}");
+        }
+        // Spaced otherwise, or with more words: the long way, and its errors.
+        assert_eq!(Command::parse(" status "), Ok(Some(Command::Status)));
+        assert_eq!(Command::parse("move  e4"), Ok(Some(Command::Move("e4"))));
+        assert!(Command::parse("move e4 e5").is_err());
+        assert!(Command::parse("move ").is_err());
+        assert!(Command::parse("status now").is_err());
+    }
 
     #[test]
     fn words_split_as_split_whitespace_does() {
