@@ -437,12 +437,13 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 
 /// Whether a line holds a control character other than blanks: bad input.
 pub(crate) fn has_control(line: &str) -> bool {
-    if line.is_ascii() {
-        // The ASCII controls that are not blanks (tab to carriage return), without
-        // decoding characters: every command line is checked.
-        return line
-            .bytes()
-            .any(|b| (b < 0x20 && !(b'\t'..=b'\r').contains(&b)) || b == 0x7f);
+    // Printable ASCII and the blanks (tab to carriage return) in one pass, without
+    // decoding characters: every command line is checked.
+    if line
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) || (b'\t'..=b'\r').contains(&b))
+    {
+        return false;
     }
     line.chars().any(|c| c.is_control() && !c.is_whitespace())
 }

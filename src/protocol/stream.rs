@@ -134,7 +134,8 @@ struct Work {
 enum Outcome {
     Done,
     Quit,
-    Work(Work),
+    /// Boxed: every line's outcome is passed back, and few are long work.
+    Work(Box<Work>),
 }
 
 /// A line waiting for the running job to end, or what was wrong with its bytes.
@@ -189,11 +190,11 @@ impl<W: Write> Core<W> {
                     Outcome::Done
                 })
             }
-            Step::Job(job) => Ok(Outcome::Work(Work {
+            Step::Job(job) => Ok(Outcome::Work(Box::new(Work {
                 job,
                 id: header.id.map(str::to_string),
                 command: header.command.map(str::to_string),
-            })),
+            }))),
         }
     }
 
@@ -468,7 +469,7 @@ impl<W: Write + Send> Runner<W> {
 
     /// The worker: runs a job, answers it, then the lines that came meanwhile, and goes
     /// on with the next job among them, if any.
-    fn work(&self, mut work: Work) {
+    fn work(&self, mut work: Box<Work>) {
         loop {
             let answer = work.job.run(&self.stop);
             let mut core = self.lock();
@@ -497,7 +498,7 @@ impl<W: Write + Send> Runner<W> {
         core: &mut Core<W>,
         work: &Work,
         answer: Answer,
-    ) -> io::Result<Option<Work>> {
+    ) -> io::Result<Option<Box<Work>>> {
         core.finish(work, answer)?;
         while let Some(queued) = core.queue.pop_front() {
             match queued {
