@@ -34,6 +34,12 @@ impl Position {
     /// The facts of a legal move, and the position after it.
     pub fn describe(&self, m: Move) -> (MoveFacts, Position) {
         let after = self.after(m);
+        (self.facts_of(m, &after), after)
+    }
+
+    /// The facts of a legal move whose resulting position the caller has already (a
+    /// game that has just played it).
+    pub fn facts_of(&self, m: Move, after: &Position) -> MoveFacts {
         let from = m.from();
         let castle = m.is_castle().then(|| {
             if m.to().file() > from.file() {
@@ -51,7 +57,7 @@ impl Position {
             self.role_at(m.to()).map(|role| (role, m.to()))
         };
         let check = after.is_check();
-        let facts = MoveFacts {
+        MoveFacts {
             from,
             piece: self.role_at(from).unwrap_or(Role::Pawn),
             captured,
@@ -61,8 +67,7 @@ impl Position {
             king_to: castle.map(|_| Position::castling_targets(from, m.to()).0),
             check,
             checkmate: check && !after.has_legal_moves(),
-        };
-        (facts, after)
+        }
     }
 }
 

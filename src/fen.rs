@@ -447,50 +447,81 @@ impl Position {
     /// The FEN of this position: X-FEN castling, and the en-passant square only when a
     /// legal en-passant capture exists, so equal positions print equal FENs.
     pub fn fen(&self) -> String {
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let sq = Square::from_index_wrapping(rank * 8 + file);
-                match self.piece_at(sq) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            fen.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        fen.push(piece.char());
-                    }
-                    None => empty += 1,
+        self.fen_text().as_str().to_string()
+    }
+
+    /// The FEN, written into a buffer of its own without allocating: answers carry the
+    /// FEN after every move a client plays.
+    pub fn fen_text(&self) -> FenText {
+        let mut fen = FenText::new();
+        self.write_fen(&mut fen);
+        fen
+    }
+
+    /// Writes the FEN into `fen`, in place.
+    pub fn write_fen(&self, fen: &mut FenText) {
+        // The board's letters by square first: asking each square for its piece costs
+        // a branch per piece kind and square.
+        let mut board = [0u8; 64];
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let letter = Piece { color, role }.char() as u8;
+                for sq in self.pieces(color, role) {
+                    board[sq.index()] = letter;
                 }
             }
-            if empty > 0 {
-                fen.push(char::from(b'0' + empty));
+        }
+        // The length stays in a register, not in `fen`, until the end.
+        let mut out = FenCursor {
+            bytes: &mut fen.bytes,
+            len: 0,
+        };
+        // A rank at a time from its pattern of occupied squares: eight independent
+        // byte choices instead of a branch (or a chain of lengths) per square.
+        let occupied = self.occupied().0;
+        for (rank, row) in board.chunks_exact(8).enumerate().rev() {
+            let (template, used) = RANK_TEMPLATES[(occupied >> (8 * rank)) as usize & 0xff];
+            if let Some(slots) = out.bytes.get_mut(out.len..out.len + 8) {
+                for (slot, t) in slots.iter_mut().zip(template) {
+                    // A mask rather than an `if`, which compiles to a branch that the
+                    // processor mispredicts square after square.
+                    let file = 0u8.wrapping_sub(u8::from(t < 8));
+                    *slot = (row[usize::from(t & 7)] & file) | (t & !file);
+                }
             }
+            out.len += usize::from(used);
             if rank > 0 {
-                fen.push('/');
+                out.push(b'/');
             }
         }
-        fen.push(' ');
-        fen.push(self.turn.char());
-        fen.push(' ');
+        out.push(b' ');
+        out.push(self.turn.char() as u8);
+        out.push(b' ');
         if self.castling.is_empty() {
-            fen.push('-');
-        } else {
-            fen.push_str(&self.castling_field());
+            out.push(b'-');
         }
-        fen.push(' ');
+        for color in Color::ALL {
+            let mut rights = self.castling & Bitboard::rank(back_rank(color));
+            // King side first: the highest square first.
+            while rights.is_nonempty() {
+                let rook = Square::from_index_wrapping(63 - rights.0.leading_zeros());
+                out.push(self.castling_char(color, rook) as u8);
+                rights = rights.without(rook);
+            }
+        }
+        out.push(b' ');
         match self.legal_ep_square() {
             Some(sq) => {
-                fen.push(sq.file().char());
-                fen.push(sq.rank().char());
+                out.push(sq.file().char() as u8);
+                out.push(sq.rank().char() as u8);
             }
-            None => fen.push('-'),
+            None => out.push(b'-'),
         }
-        fen.push(' ');
-        push_number(&mut fen, self.halfmoves);
-        fen.push(' ');
-        push_number(&mut fen, self.fullmoves);
-        fen
+        out.push(b' ');
+        out.push_number(self.halfmoves);
+        out.push(b' ');
+        out.push_number(self.fullmoves);
+        fen.len = out.len;
     }
 
     /// The X-FEN letter of one castling right: `K`/`Q` for the outermost rook on its
@@ -596,6 +627,123 @@ fn validate_checkers(pos: &Position, ep: Option<Square>) -> Result<(), PositionE
     Ok(())
 }
 
+/// For each pattern of occupied squares on a rank (bit `i` for file `i`), the rank's
+/// placement text as a template, and its length: a digit for a run of empty squares, or
+/// the file (0 to 7, below any digit) of the piece whose letter goes there.
+const RANK_TEMPLATES: [([u8; 8], u8); 256] = rank_templates();
+
+const fn rank_templates() -> [([u8; 8], u8); 256] {
+    let mut table = [([0u8; 8], 0u8); 256];
+    let mut occupied = 0;
+    while occupied < 256 {
+        let mut template = [0u8; 8];
+        let mut len = 0;
+        let mut empty = 0;
+        let mut file = 0;
+        while file < 8 {
+            if occupied & (1 << file) != 0 {
+                if empty > 0 {
+                    template[len] = b'0' + empty;
+                    len += 1;
+                    empty = 0;
+                }
+                template[len] = file;
+                len += 1;
+            } else {
+                empty += 1;
+            }
+            file += 1;
+        }
+        if empty > 0 {
+            template[len] = b'0' + empty;
+            len += 1;
+        }
+        table[occupied] = (template, len as u8);
+        occupied += 1;
+    }
+    table
+}
+
+/// The longest FEN written: 71 bytes of placement, a castling field of at most four
+/// letters, two clocks of at most ten digits, the rest and the spaces.
+const MAX_FEN: usize = 104;
+
+/// A FEN as `Position::fen_text` writes it: ASCII in a fixed buffer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct FenText {
+    bytes: [u8; MAX_FEN],
+    len: usize,
+}
+
+impl FenText {
+    /// An empty text, to write a FEN into.
+    pub const fn new() -> FenText {
+        FenText {
+            bytes: [0; MAX_FEN],
+            len: 0,
+        }
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len.min(MAX_FEN)]
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever written, so this never fails.
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl Default for FenText {
+    fn default() -> FenText {
+        FenText::new()
+    }
+}
+
+/// Where the next byte of a FEN goes.
+struct FenCursor<'a> {
+    bytes: &'a mut [u8; MAX_FEN],
+    len: usize,
+}
+
+impl FenCursor<'_> {
+    #[inline(always)]
+    fn push(&mut self, byte: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+
+    fn push_number(&mut self, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut len = 0;
+        loop {
+            digits[len] = b'0' + (n % 10) as u8;
+            len += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in digits[..len].iter().rev() {
+            self.push(d);
+        }
+    }
+}
+
+impl fmt::Debug for FenText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for FenText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Appends a number's decimal digits: a FEN is written after every move a client plays,
 /// and PGN move numbers by the million, and this is cheaper than formatting machinery.
 pub(crate) fn push_number(out: &mut String, mut n: u32) {
@@ -616,6 +764,6 @@ pub(crate) fn push_number(out: &mut String, mut n: u32) {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.fen())
+        f.write_str(self.fen_text().as_str())
     }
 }

@@ -245,7 +245,7 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
         if io::stdin().is_terminal() {
             return repl(runner, on_terminal(cli));
         }
-        runner.run_stream(io::stdin().lock())?;
+        runner.run_stream_watched(io::stdin().lock(), stdout_reader_gone)?;
         return Ok(());
     }
     for command in &cli.commands {
@@ -267,6 +267,30 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether nobody can read stdout any more: the client that held its pipe (or the
+/// terminal) has gone. A file or `/dev/null` is always read.
+#[cfg(unix)]
+fn stdout_reader_gone() -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let stdout = io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // Error, hang-up and a closed descriptor are reported whatever was asked for; a pipe
+    // whose last reader has closed reports an error.
+    poll(&mut fds, Some(&now)).is_ok()
+        && fds[0]
+            .revents()
+            .intersects(PollFlags::ERR | PollFlags::HUP | PollFlags::NVAL)
+}
+
+#[cfg(not(unix))]
+fn stdout_reader_gone() -> bool {
+    false
 }
 
 /// What completion needs to know of the game, updated after every line.

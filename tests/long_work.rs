@@ -1,6 +1,8 @@
 //! Perft on the worker thread, through the real binary: `isready` answered while it
-//! runs, `stop` and `quit` ending it promptly, the lines that came meanwhile answered
-//! after it in order, and the same counts whatever the number of threads. Every test
+//! runs, `stop` and `quit` ending it promptly, the end of the input letting it finish
+//! while its answer is read and ending it when nobody reads, the lines that came
+//! meanwhile answered after it in order, and the same counts whatever the number of
+//! threads. Every test
 //! synchronises on answers; the only clock is a bound on how long a stop may take.
 
 use std::io::{BufRead, BufReader, Write};
@@ -192,6 +194,67 @@ fn the_end_of_the_input_lets_a_running_perft_finish() {
     assert_eq!(lines.len(), 20 + 3, "{}", run.stdout);
     assert_eq!(lines[21], "Nodes searched: 4865609");
     assert!(lines[22].starts_with("fen rnbqkbnr/"));
+}
+
+#[test]
+fn the_end_of_the_input_lets_the_work_queued_behind_a_perft_finish_too() {
+    let (run, _) = run_arbiter(&[], "go perft 5\nperft 4\nturn\n");
+    assert!(
+        run.stdout
+            .ends_with("\nNodes searched: 4865609\nperft 4 197281\nturn white\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Sends `lines` and `isready`, and once `readyok` has come (the perft runs by then)
+/// closes both pipes, as a client does when it exits; returns the exit status, or
+/// `None` when the process was still running `PATIENCE` later.
+fn exit_after_the_client_goes(lines: &[&str]) -> Option<Option<i32>> {
+    let mut child = spawn_arbiter(&[]);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    for line in lines.iter().chain(&["isready"]) {
+        writeln!(stdin, "{line}").expect("write a command");
+    }
+    stdin.flush().expect("flush");
+    let (send, ready) = mpsc::channel();
+    // The reading thread owns stdout and drops it, closing the pipe, at `readyok`.
+    let reader = std::thread::spawn(move || {
+        let seen = BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .any(|line| line == "readyok");
+        let _ = send.send(seen);
+    });
+    assert_eq!(ready.recv_timeout(PATIENCE), Ok(true), "readyok in time");
+    reader.join().expect("reader thread");
+    drop(stdin);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status.code());
+        }
+        if Instant::now() > deadline {
+            // Still counting: end it, so that it does not outlive the test.
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn the_end_of_the_input_stops_a_perft_nobody_can_read() {
+    // Perft 8 runs for minutes: an exit within PATIENCE means it was stopped.
+    assert_eq!(exit_after_the_client_goes(&[DEEP]), Some(Some(0)));
+}
+
+#[test]
+fn the_end_of_the_input_drops_the_work_queued_for_nobody() {
+    let lines = [DEEP, "perft 8", DEEP, "turn"];
+    assert_eq!(exit_after_the_client_goes(&lines), Some(Some(0)));
 }
 
 #[test]

@@ -4,9 +4,11 @@ use std::io::{self, Write};
 
 use crate::color::Color;
 use crate::describe::{CastleSide, MoveFacts};
+use crate::fen::FenText;
 use crate::game::Status;
 use crate::position::Position;
 use crate::square::Square;
+use crate::uci::UciMove;
 
 use super::error::ProtocolError;
 use super::help::Topic;
@@ -89,16 +91,28 @@ pub enum Answer {
 /// A move as `move` and `moves verbose` describe it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveDetail {
-    pub uci: String,
+    /// The move as UCI writes it: its target is the rook's square for Chess960
+    /// castling.
+    pub uci: UciMove,
     pub san: String,
-    /// The target square of the UCI text (the rook's square for Chess960 castling).
-    pub to: Square,
     pub facts: MoveFacts,
-    /// The position after the move, when asked for.
-    pub fen: Option<String>,
+    /// The FEN of the position after the move, when asked for.
+    pub fen: Option<FenText>,
 }
 
 impl MoveDetail {
+    /// The order of the UCI texts: squares by file, then rank, and a promotion after
+    /// the plain move (`e7e8` < `e7e8b` < `e7e8n`).
+    pub fn uci_order(&self) -> impl Ord {
+        let u = &self.uci;
+        let square = |sq: Square| (sq.file().index(), sq.rank().index());
+        (
+            square(u.from),
+            square(u.to),
+            u.promotion.map(|role| role.lower_char()),
+        )
+    }
+
     /// The flags that hold, by name, in a fixed order.
     pub fn flags(&self) -> impl Iterator<Item = &'static str> {
         let f = &self.facts;
@@ -230,22 +244,56 @@ fn write_list<T: std::fmt::Display>(
 }
 
 /// The state fields `status` and `played` print: `checkmate winner white`,
-/// `draw reason fivefold`, `active claimable threefold fifty-move`.
+/// `draw reason fivefold`, `active claimable threefold fifty-move`. Written piece by
+/// piece, without formatting machinery: these are the answers a client asks for after
+/// every move.
 pub fn write_status(out: &mut impl Write, status: &Status) -> io::Result<()> {
     out.write_all(status.state.name().as_bytes())?;
     if let Some(winner) = status.winner {
-        write!(out, " winner {winner}")?;
+        out.write_all(b" winner ")?;
+        out.write_all(winner.name().as_bytes())?;
     }
     if let Some(reason) = status.reason {
-        write!(out, " reason {}", reason.name())?;
+        out.write_all(b" reason ")?;
+        out.write_all(reason.name().as_bytes())?;
     }
     if !status.claims.is_empty() {
         out.write_all(b" claimable")?;
         for reason in status.claims.reasons() {
-            write!(out, " {}", reason.name())?;
+            out.write_all(b" ")?;
+            out.write_all(reason.name().as_bytes())?;
         }
     }
     Ok(())
+}
+
+/// A square's name, `e4`, as bytes.
+fn square_name(sq: Square) -> [u8; 2] {
+    [sq.file().char() as u8, sq.rank().char() as u8]
+}
+
+/// A blank, a field's name, a blank and a square.
+fn write_square_field(out: &mut impl Write, name: &[u8], sq: Square) -> io::Result<()> {
+    out.write_all(name)?;
+    out.write_all(&square_name(sq))
+}
+
+/// A move's UCI text, `e7e8q`.
+fn write_uci(out: &mut impl Write, uci: &UciMove) -> io::Result<()> {
+    let [a, b] = square_name(uci.from);
+    let [c, d] = square_name(uci.to);
+    match uci.promotion {
+        None => out.write_all(&[a, b, c, d]),
+        Some(role) => out.write_all(&[a, b, c, d, role.lower_char() as u8]),
+    }
+}
+
+/// A move's UCI and SAN, with a blank after each.
+fn write_uci_san(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()> {
+    write_uci(out, &detail.uci)?;
+    out.write_all(b" ")?;
+    out.write_all(detail.san.as_bytes())?;
+    out.write_all(b" ")
 }
 
 /// The fields of a move after its UCI and SAN, as `move` and `moves verbose` print them:
@@ -254,31 +302,33 @@ pub fn write_status(out: &mut impl Write, status: &Status) -> io::Result<()> {
 /// and `fen <FEN>` last.
 fn write_move_fields(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()> {
     let f = &detail.facts;
-    write!(
-        out,
-        "from {} to {} piece {}",
-        f.from,
-        detail.to,
-        f.piece.name()
-    )?;
+    write_square_field(out, b"from ", f.from)?;
+    write_square_field(out, b" to ", detail.uci.to)?;
+    out.write_all(b" piece ")?;
+    out.write_all(f.piece.name().as_bytes())?;
     if let Some((role, square)) = f.captured {
-        write!(out, " captured {} captured-on {square}", role.name())?;
+        out.write_all(b" captured ")?;
+        out.write_all(role.name().as_bytes())?;
+        write_square_field(out, b" captured-on ", square)?;
     }
     if let Some(role) = f.promotion {
-        write!(out, " promotion {}", role.name())?;
+        out.write_all(b" promotion ")?;
+        out.write_all(role.name().as_bytes())?;
     }
     if let Some(square) = f.king_to {
-        write!(out, " king-to {square}")?;
+        write_square_field(out, b" king-to ", square)?;
     }
     let mut flags = detail.flags().peekable();
     if flags.peek().is_some() {
         out.write_all(b" flags")?;
         for flag in flags {
-            write!(out, " {flag}")?;
+            out.write_all(b" ")?;
+            out.write_all(flag.as_bytes())?;
         }
     }
     if let Some(fen) = &detail.fen {
-        write!(out, " fen {fen}")?;
+        out.write_all(b" fen ")?;
+        out.write_all(fen.as_bytes())?;
     }
     Ok(())
 }
@@ -303,7 +353,7 @@ fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
 
 /// The lines under any drawing of the board: the FEN, the key and the checkers.
 pub(super) fn write_board_facts(out: &mut impl Write, pos: &Position) -> io::Result<()> {
-    writeln!(out, "Fen: {}", pos.fen())?;
+    writeln!(out, "Fen: {}", pos.fen_text())?;
     writeln!(out, "Key: {:016X}", pos.key())?;
     let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
     checkers.sort();
@@ -365,7 +415,7 @@ impl Answer {
             Answer::Moves(moves) => write_list(out, "moves", moves),
             Answer::VerboseMoves(details) => {
                 for detail in details {
-                    write!(out, "{} {} ", detail.uci, detail.san)?;
+                    write_uci_san(out, detail)?;
                     write_move_fields(out, detail)?;
                     out.write_all(b"\n")?;
                 }
@@ -394,7 +444,8 @@ impl Answer {
                 out.write_all(b"\n")
             }
             Answer::Played(detail, status) => {
-                write!(out, "played {} {} ", detail.uci, detail.san)?;
+                out.write_all(b"played ")?;
+                write_uci_san(out, detail)?;
                 write_status(out, status)?;
                 out.write_all(b" ")?;
                 write_move_fields(out, detail)?;

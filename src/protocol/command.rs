@@ -107,22 +107,53 @@ pub const KEYWORDS: [&str; 27] = [
 impl<'a> Command<'a> {
     /// Parses a line; `None` for a blank line or a `#` comment.
     pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
-        let mut tokens = line.split_whitespace();
+        // The two lines a client sends after every move, as clients write them, skip
+        // the splitting into words; anything else, spaced otherwise, goes the long way
+        // to the same command.
+        if line == "status" {
+            return Ok(Some(Command::Status));
+        }
+        if let Some(text) = line.strip_prefix("move ") {
+            if !text.is_empty() && text.bytes().all(|b| b.is_ascii_graphic()) {
+                return Ok(Some(Command::Move(text)));
+            }
+        }
+        let mut tokens = words(line);
         let Some(keyword) = tokens.next() else {
             return Ok(None);
         };
         if keyword.starts_with('#') {
             return Ok(None);
         }
-        let args: Vec<&'a str> = tokens.collect();
+        // Most commands have a word or two: those stay off the heap (clients send a
+        // command per move); a `position ... moves` line goes to a `Vec`.
+        let mut few = [""; 4];
+        let mut count = 0;
+        let mut many: Vec<&'a str> = Vec::new();
+        for token in tokens {
+            if count < few.len() {
+                few[count] = token;
+            } else {
+                if many.is_empty() {
+                    many.extend_from_slice(&few);
+                }
+                many.push(token);
+            }
+            count += 1;
+        }
+        let args: &[&'a str] = if many.is_empty() {
+            &few[..count]
+        } else {
+            &many
+        };
         let command = match keyword {
-            "uci" => no_args(keyword, &args, Command::Uci)?,
-            "isready" => no_args(keyword, &args, Command::IsReady)?,
-            "ucinewgame" => no_args(keyword, &args, Command::UciNewGame)?,
-            "setoption" => parse_setoption(&args)?,
-            "position" => parse_position(&args)?,
-            "d" => no_args(keyword, &args, Command::Display)?,
-            "go" => match args.as_slice() {
+            "uci" => no_args(keyword, args, Command::Uci)?,
+            "isready" => no_args(keyword, args, Command::IsReady)?,
+            "ucinewgame" => no_args(keyword, args, Command::UciNewGame)?,
+            "setoption" => parse_setoption(args)?,
+            "position" => parse_position(args)?,
+            "d" => no_args(keyword, args, Command::Display)?,
+            "go" => match args {
                 ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
                 ["perft"] | ["perft", ..] => {
                     return Err(ProtocolError::BadArgument(
@@ -135,7 +166,7 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "perft" => match args.as_slice() {
+            "perft" => match args {
                 [depth] => Command::Perft(parse_depth(depth)?),
                 _ => {
                     return Err(ProtocolError::BadArgument(
@@ -143,17 +174,17 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "moves" => parse_moves(&args)?,
-            "dests" => no_args(keyword, &args, Command::Dests)?,
-            "legal" => Command::Legal(one_move(keyword, &args)?),
-            "check" => no_args(keyword, &args, Command::Check)?,
-            "turn" => no_args(keyword, &args, Command::Turn)?,
-            "fen" => no_args(keyword, &args, Command::Fen)?,
-            "status" => no_args(keyword, &args, Command::Status)?,
-            "move" => Command::Move(one_move(keyword, &args)?),
-            "undo" => no_args(keyword, &args, Command::Undo)?,
-            "history" => no_args(keyword, &args, Command::History)?,
-            "resign" => match args.as_slice() {
+            "moves" => parse_moves(args)?,
+            "dests" => no_args(keyword, args, Command::Dests)?,
+            "legal" => Command::Legal(one_move(keyword, args)?),
+            "check" => no_args(keyword, args, Command::Check)?,
+            "turn" => no_args(keyword, args, Command::Turn)?,
+            "fen" => no_args(keyword, args, Command::Fen)?,
+            "status" => no_args(keyword, args, Command::Status)?,
+            "move" => Command::Move(one_move(keyword, args)?),
+            "undo" => no_args(keyword, args, Command::Undo)?,
+            "history" => no_args(keyword, args, Command::History)?,
+            "resign" => match args {
                 [] => Command::Resign(None),
                 ["white"] => Command::Resign(Some(Color::White)),
                 ["black"] => Command::Resign(Some(Color::Black)),
@@ -163,16 +194,16 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "draw" => no_args(keyword, &args, Command::Draw)?,
-            "claim" => no_args(keyword, &args, Command::Claim)?,
-            "san" => Command::San(one_move(keyword, &args)?),
+            "draw" => no_args(keyword, args, Command::Draw)?,
+            "claim" => no_args(keyword, args, Command::Claim)?,
+            "san" => Command::San(one_move(keyword, args)?),
             "tag" => parse_tag(line)?,
-            "pgn" => no_args(keyword, &args, Command::Pgn)?,
-            "help" => match args.as_slice() {
+            "pgn" => no_args(keyword, args, Command::Pgn)?,
+            "help" => match args {
                 [name] => match help::topic(name) {
                     Some(topic) => Command::HelpOn(topic),
                     // Refused in the words `help` had before it took a command name.
-                    None => no_args(keyword, &args, Command::Help)?,
+                    None => no_args(keyword, args, Command::Help)?,
                 },
                 [_, _, ..] => {
                     return Err(ProtocolError::BadArgument(
@@ -181,11 +212,52 @@ impl<'a> Command<'a> {
                 }
                 [] => Command::Help,
             },
-            "stop" => no_args(keyword, &args, Command::Stop)?,
-            "quit" => no_args(keyword, &args, Command::Quit)?,
+            "stop" => no_args(keyword, args, Command::Stop)?,
+            "quit" => no_args(keyword, args, Command::Quit)?,
             _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
         };
         Ok(Some(command))
+    }
+}
+
+/// The words of a line, as `str::split_whitespace` splits them, without decoding
+/// characters when the line is ASCII (as command lines are): clients send a command
+/// per move.
+pub(crate) fn words(line: &str) -> Words<'_> {
+    if line.is_ascii() {
+        Words::Ascii(line)
+    } else {
+        Words::Other(line.split_whitespace())
+    }
+}
+
+pub(crate) enum Words<'a> {
+    /// What is left of an ASCII line.
+    Ascii(&'a str),
+    Other(std::str::SplitWhitespace<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Words::Other(words) => words.next(),
+            Words::Ascii(rest) => {
+                // In ASCII, the Unicode blanks are space and tab to carriage return.
+                let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+                let bytes = rest.as_bytes();
+                let start = bytes.iter().position(|b| !blank(b))?;
+                let len = bytes[start..]
+                    .iter()
+                    .position(blank)
+                    .unwrap_or(bytes.len() - start);
+                // Byte offsets of an ASCII line are character boundaries.
+                let word = rest.get(start..start + len)?;
+                *rest = rest.get(start + len..).unwrap_or("");
+                Some(word)
+            }
+        }
     }
 }
 
@@ -343,4 +415,48 @@ fn parse_tag(line: &str) -> Result<Command<'_>, ProtocolError> {
         name,
         value: (!value.is_empty()).then_some(value),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_short_ways_give_what_the_long_way_gives() {
+        for line in [
+            "status",
+            "move e2e4",
+            "move Nf3+",
+            "move O-O-O",
+            "move e8=Q#",
+        ] {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let long = match words.as_slice() {
+                ["status"] => Command::Status,
+                ["move", text] => Command::Move(text),
+                _ => unreachable!(),
+            };
+            assert_eq!(Command::parse(line), Ok(Some(long)), "{line}");
+        }
+        // Spaced otherwise, or with more words: the long way, and its errors.
+        assert_eq!(Command::parse(" status "), Ok(Some(Command::Status)));
+        assert_eq!(Command::parse("move  e4"), Ok(Some(Command::Move("e4"))));
+        assert!(Command::parse("move e4 e5").is_err());
+        assert!(Command::parse("move ").is_err());
+        assert!(Command::parse("status now").is_err());
+    }
+
+    #[test]
+    fn words_split_as_split_whitespace_does() {
+        // Every ASCII byte between two words, and lines beyond ASCII.
+        let mut lines: Vec<String> = (0u8..128)
+            .map(|b| format!(" move{}e4 {}x", char::from(b), char::from(b)))
+            .collect();
+        lines.push("move\u{a0}e4\u{2003} é\u{85}x".to_string());
+        lines.push("\u{3000}".to_string());
+        for line in &lines {
+            let expected: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(words(line).collect::<Vec<_>>(), expected, "{line:?}");
+        }
+    }
 }

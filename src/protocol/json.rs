@@ -132,10 +132,10 @@ impl Serialize for DestsObject<'_> {
 /// The facts of a move: the same fields, in the same order, as the text answer.
 fn move_fields<M: SerializeMap>(map: &mut M, detail: &MoveDetail) -> Result<(), M::Error> {
     let f = &detail.facts;
-    map.serialize_entry("move", &detail.uci)?;
+    map.serialize_entry("move", &Text(detail.uci))?;
     map.serialize_entry("san", &detail.san)?;
     map.serialize_entry("from", &Text(f.from))?;
-    map.serialize_entry("to", &Text(detail.to))?;
+    map.serialize_entry("to", &Text(detail.uci.to))?;
     map.serialize_entry("piece", f.piece.name())?;
     if let Some((role, square)) = f.captured {
         map.serialize_entry("captured", role.name())?;
@@ -154,7 +154,7 @@ fn move_fields<M: SerializeMap>(map: &mut M, detail: &MoveDetail) -> Result<(), 
     map.serialize_entry("check", &f.check)?;
     map.serialize_entry("checkmate", &f.checkmate)?;
     if let Some(fen) = &detail.fen {
-        map.serialize_entry("fen", fen)?;
+        map.serialize_entry("fen", fen.as_str())?;
     }
     Ok(())
 }
@@ -205,7 +205,7 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         Answer::ReadyOk => Ok(()),
         Answer::Board(pos) => {
             map.serialize_entry("board", &board_rows(pos))?;
-            map.serialize_entry("fen", &pos.fen())?;
+            map.serialize_entry("fen", pos.fen_text().as_str())?;
             map.serialize_entry("key", &format!("{:016X}", pos.key()))?;
             map.serialize_entry("checkers", &sorted_checkers(pos))
         }

@@ -12,6 +12,13 @@ pub struct Request<'a> {
 
 impl<'a> Request<'a> {
     pub fn split(line: &'a str) -> Request<'a> {
+        // The usual line starts with its command: nothing to look for.
+        if line.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+            return Request {
+                id: None,
+                text: line,
+            };
+        }
         let trimmed = line.trim_start();
         if let Some(rest) = trimmed.strip_prefix('@') {
             let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
@@ -31,8 +38,7 @@ impl<'a> Request<'a> {
     /// The command's first word, which JSON answers name: `None` for a blank line or a
     /// comment.
     pub fn keyword(&self) -> Option<&'a str> {
-        self.text
-            .split_whitespace()
+        super::command::words(self.text)
             .next()
             .filter(|word| !word.starts_with('#'))
     }

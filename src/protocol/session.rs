@@ -33,7 +33,8 @@ pub struct Session {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     Reply(Reply),
-    Job(Job),
+    /// Boxed: a job holds a position, and every command's step is moved around.
+    Job(Box<Job>),
 }
 
 impl Session {
@@ -130,9 +131,11 @@ impl Session {
         let reply = match command {
             Command::Quit => Reply::Quit,
             Command::GoPerft(depth) => {
-                return Step::Job(self.perft_job(PerftAnswer::Divide, depth))
+                return Step::Job(Box::new(self.perft_job(PerftAnswer::Divide, depth)))
             }
-            Command::Perft(depth) => return Step::Job(self.perft_job(PerftAnswer::Total, depth)),
+            Command::Perft(depth) => {
+                return Step::Job(Box::new(self.perft_job(PerftAnswer::Total, depth)))
+            }
             command => match self.run(command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
@@ -236,9 +239,9 @@ impl Session {
                     .legal_moves()
                     .iter()
                     .filter(|m| from.is_none_or(|sq| m.from() == sq))
-                    .map(|&m| self.detail(&pos, m, fen))
+                    .map(|&m| self.detail(&pos, m, &pos.after(m), fen))
                     .collect();
-                details.sort_unstable_by(|a, b| a.uci.cmp(&b.uci));
+                details.sort_unstable_by_key(MoveDetail::uci_order);
                 Answer::VerboseMoves(details)
             }
             Command::Dests => Answer::Dests(self.dests()),
@@ -264,8 +267,9 @@ impl Session {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                let detail = self.detail(&pos, m, true);
+                // Played first: the game works out the position after the move anyway.
                 self.game.play(m);
+                let detail = self.detail(&pos, m, self.game.position(), true);
                 Answer::Played(Box::new(detail), self.game.status())
             }
             Command::Undo => {
@@ -304,22 +308,21 @@ impl Session {
         Ok(Some(answer))
     }
 
-    /// A legal move's facts as `move` and `moves verbose` answer them.
-    fn detail(&self, pos: &Position, m: Move, with_fen: bool) -> MoveDetail {
-        let (facts, after) = pos.describe(m);
+    /// A legal move's facts as `move` and `moves verbose` answer them, given the
+    /// position it leads to.
+    fn detail(&self, pos: &Position, m: Move, after: &Position, with_fen: bool) -> MoveDetail {
+        let facts = pos.facts_of(m, after);
         let mut san = pos.san_without_suffix(m);
         if facts.checkmate {
             san.push('#');
         } else if facts.check {
             san.push('+');
         }
-        let uci = m.to_uci(self.game.mode());
         MoveDetail {
-            uci: uci.to_string(),
+            uci: m.to_uci(self.game.mode()),
             san,
-            to: uci.to,
             facts,
-            fen: with_fen.then(|| after.fen()),
+            fen: with_fen.then(|| after.fen_text()),
         }
     }
 
@@ -434,6 +437,14 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 
 /// Whether a line holds a control character other than blanks: bad input.
 pub(crate) fn has_control(line: &str) -> bool {
+    // Printable ASCII and the blanks (tab to carriage return) in one pass, without
+    // decoding characters: every command line is checked.
+    if line
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) || (b'\t'..=b'\r').contains(&b))
+    {
+        return false;
+    }
     line.chars().any(|c| c.is_control() && !c.is_whitespace())
 }
 
@@ -488,5 +499,21 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
         None => Err(ProtocolError::BadOption(format!(
             "{name} needs a value: true or false"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ascii_control_check_agrees_with_the_character_one() {
+        for b in 0u8..128 {
+            let line = format!("move e4{}", char::from(b));
+            let by_chars = line.chars().any(|c| c.is_control() && !c.is_whitespace());
+            assert_eq!(has_control(&line), by_chars, "byte {b:#x}");
+        }
+        assert!(has_control("é\u{9f}"));
+        assert!(!has_control("é\u{a0}"));
     }
 }

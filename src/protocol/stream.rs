@@ -5,7 +5,8 @@
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use super::answer::{Answer, Format, Header, Reply};
 use super::board::{self, BoardStyle};
@@ -19,6 +20,11 @@ use super::session::{has_control, Session, Step};
 pub const MAX_LINE: usize = 1 << 20;
 
 const BUFFER: usize = 64 * 1024;
+
+/// How often, once the input has ended with long work left, the stream asks whether
+/// anyone still reads the answers: the most a vanished client waits for the work to
+/// stop, beyond the stop itself.
+const HANGUP_CHECK: Duration = Duration::from_millis(10);
 
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
@@ -119,7 +125,7 @@ pub enum Flow {
 
 /// A job with what its answer needs to name its request.
 struct Work {
-    job: Job,
+    job: Box<Job>,
     id: Option<String>,
     command: Option<String>,
 }
@@ -128,7 +134,8 @@ struct Work {
 enum Outcome {
     Done,
     Quit,
-    Work(Work),
+    /// Boxed: every line's outcome is passed back, and few are long work.
+    Work(Box<Work>),
 }
 
 /// A line waiting for the running job to end, or what was wrong with its bytes.
@@ -164,12 +171,17 @@ impl<W: Write> Core<W> {
             }
         }
         let request = Request::split(line);
+        let step = self.session.step(request.text);
+        // A line refused for its bytes names no command.
+        let refused = matches!(
+            step,
+            Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
+        );
         let header = Header {
             id: request.id,
-            // A line refused for its bytes names no command.
-            command: request.keyword().filter(|_| !has_control(request.text)),
+            command: request.keyword().filter(|_| !refused),
         };
-        match self.session.step(request.text) {
+        match step {
             Step::Reply(reply) => {
                 self.emit(&header, &reply)?;
                 Ok(if reply == Reply::Quit {
@@ -178,11 +190,11 @@ impl<W: Write> Core<W> {
                     Outcome::Done
                 })
             }
-            Step::Job(job) => Ok(Outcome::Work(Work {
+            Step::Job(job) => Ok(Outcome::Work(Box::new(Work {
                 job,
                 id: header.id.map(str::to_string),
                 command: header.command.map(str::to_string),
-            })),
+            }))),
         }
     }
 
@@ -250,10 +262,13 @@ fn urgent(line: &str) -> Option<Urgent> {
 /// any answer was an error (for the exit status). In a stream, long work runs on a
 /// worker thread while the lines go on being read: `isready` is answered at once,
 /// `stop` ends the work, `quit` stops it and ends the stream, and every other line waits
-/// its turn and is answered after the work, in order.
+/// its turn and is answered after the work, in order. The end of the input lets the
+/// work finish, unless nobody reads the answers any more (`run_stream_watched`).
 pub struct Runner<W: Write> {
     core: Mutex<Core<W>>,
     stop: AtomicBool,
+    /// Signalled when the worker has answered everything and is no longer busy.
+    idle: Condvar,
 }
 
 impl<W: Write + Send> Runner<W> {
@@ -271,6 +286,7 @@ impl<W: Write + Send> Runner<W> {
                 board: BoardStyle::Text,
             }),
             stop: AtomicBool::new(false),
+            idle: Condvar::new(),
         }
     }
 
@@ -338,11 +354,28 @@ impl<W: Write + Send> Runner<W> {
 
     /// Runs every line of a stream until its end or `quit`, flushing the answers
     /// whenever the input has nothing more waiting. At the end of the input, the work
-    /// already asked for is finished and answered before this returns.
+    /// already asked for is finished and answered before this returns: the output is
+    /// taken to be read to its end (a `Vec`, a file).
     pub fn run_stream(&mut self, input: impl Read) -> io::Result<Flow> {
+        self.run_stream_watched(input, || false)
+    }
+
+    /// `run_stream` for an output whose reader may go away, as a client's pipe does
+    /// when the client exits: `reader_gone` tells whether it has. When the input ends
+    /// while long work is left, the work is finished and answered as long as someone
+    /// reads the answers; once nobody does, the running perft is stopped and the lines
+    /// waiting behind it are dropped, so that the process ends promptly, as on `quit`.
+    pub fn run_stream_watched(
+        &mut self,
+        input: impl Read,
+        reader_gone: impl Fn() -> bool,
+    ) -> io::Result<Flow> {
         let this = &*self;
         let flow = std::thread::scope(|scope| {
             let flow = this.read_stream(input, scope);
+            if flow.as_ref().is_ok_and(|&flow| flow == Flow::Continue) {
+                this.await_work(&reader_gone);
+            }
             if flow.is_err() {
                 // Nobody will read what the worker writes: let it end at once.
                 this.stop.store(true, Ordering::Relaxed);
@@ -415,26 +448,48 @@ impl<W: Write + Send> Runner<W> {
         }
     }
 
+    /// At the end of the input: waits until the worker has answered everything, unless
+    /// the answers' reader goes away first, which ends the work as `quit` does and drops
+    /// the lines still waiting (nobody could read their answers).
+    fn await_work(&self, reader_gone: &impl Fn() -> bool) {
+        let mut core = self.lock();
+        while core.busy {
+            if reader_gone() {
+                self.stop.store(true, Ordering::Relaxed);
+                core.quitting = true;
+                core.queue.clear();
+                return;
+            }
+            core = match self.idle.wait_timeout(core, HANGUP_CHECK) {
+                Ok((core, _)) => core,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+
     /// The worker: runs a job, answers it, then the lines that came meanwhile, and goes
     /// on with the next job among them, if any.
-    fn work(&self, mut work: Work) {
+    fn work(&self, mut work: Box<Work>) {
         loop {
             let answer = work.job.run(&self.stop);
             let mut core = self.lock();
             match self.answer_and_drain(&mut core, &work, answer) {
                 Ok(Some(next)) => work = next,
                 Ok(None) => {
+                    // Under the same lock as the drain: a line queued after it would
+                    // otherwise wait for a worker that has gone.
                     core.busy = false;
-                    return;
+                    break;
                 }
                 Err(error) => {
                     core.error = Some(error);
                     core.queue.clear();
                     core.busy = false;
-                    return;
+                    break;
                 }
             }
         }
+        self.idle.notify_all();
     }
 
     /// Answers a finished job, then the queued lines up to the next job.
@@ -443,7 +498,7 @@ impl<W: Write + Send> Runner<W> {
         core: &mut Core<W>,
         work: &Work,
         answer: Answer,
-    ) -> io::Result<Option<Work>> {
+    ) -> io::Result<Option<Box<Work>>> {
         core.finish(work, answer)?;
         while let Some(queued) = core.queue.pop_front() {
             match queued {
