@@ -193,6 +193,12 @@ impl MoveList {
         self.as_slice().iter()
     }
 
+    /// Empties the list (nothing is zeroed: only `len` counts).
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Keeps the moves for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut kept = 0;
