@@ -166,12 +166,14 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             sources.push(Source {
                 name,
                 reader: Box::new(io::stdin()),
+                ready: false,
             });
             continue;
         }
         match File::open(path) {
             Ok(file) => sources.push(Source {
                 name,
+                ready: file.metadata().is_ok_and(|m| m.is_file()),
                 reader: Box::new(file),
             }),
             Err(e) => {

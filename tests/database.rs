@@ -95,6 +95,30 @@ fn every_job_count_answers_byte_for_byte_the_same() {
     }
 }
 
+/// A regular file is cut into runs as it is read (no reading thread): several runs'
+/// worth of games give the answers of one job, as stdin does.
+#[test]
+fn a_file_cut_as_it_is_read_answers_as_one_job_does() {
+    let input = mixed_games(1000);
+    assert!(input.len() > 3 * 512 * 1024, "only {} bytes", input.len());
+    let path = std::env::temp_dir().join(format!("arbiter-runs-{}.pgn", std::process::id()));
+    std::fs::write(&path, &input).expect("write the test file");
+    let file = path.to_string_lossy().to_string();
+    for to in ["check", "uci"] {
+        let piped = run_arbiter(&["--pgn", "--to", to, "--jobs", "1"], input.clone()).0;
+        for jobs in ["1", "2", "3"] {
+            let run = run_arbiter(&["--pgn", "--to", to, "--jobs", jobs, &file], String::new()).0;
+            assert!(
+                piped.stdout == run.stdout,
+                "--to {to} --jobs {jobs}: stdout differs"
+            );
+            assert_eq!(piped.stderr, run.stderr, "--to {to} --jobs {jobs}: stderr");
+            assert_eq!(piped.code, run.code);
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn correct_games_exit_zero() {
     let run = run_arbiter(

@@ -71,6 +71,10 @@ pub struct Summary {
 pub struct Source<R> {
     pub name: String,
     pub reader: R,
+    /// Whether every read returns at once with what there is (a regular file): its
+    /// text is then cut into runs as it is read, with no thread to watch for input
+    /// that is not there yet.
+    pub ready: bool,
 }
 
 /// Games per batch handed to a worker, and bytes: enough to make the hand-over cheap,
@@ -566,6 +570,12 @@ fn split<R: Read + Send>(
         buf.clear();
         // Reads happen on a thread of their own, so that this one knows when no input
         // is ready (and answers must not wait for more).
+        if source.ready {
+            if !split_ready(source.reader, file, &mut send, stop, pool)? {
+                return Ok(());
+            }
+            continue;
+        }
         let mut source = source.reader;
         let chunk_pool = Pool::default();
         let chunk_pool = &chunk_pool;
@@ -643,6 +653,49 @@ fn split<R: Read + Send>(
         }
     }
     Ok(())
+}
+
+/// The reader's side for a source whose reads never wait: read straight into the buffer
+/// the runs are cut from (no zeroing: a file reads into spare capacity), cut as `split`
+/// cuts. `false` when the workers are gone.
+fn split_ready<R: Read>(
+    mut source: R,
+    file: usize,
+    send: &mut impl FnMut(Vec<u8>, Games) -> bool,
+    stop: &AtomicBool,
+    pool: &Pool,
+) -> io::Result<bool> {
+    let mut buf = pool.take(RUN_WINDOW + READ_BYTES);
+    let mut start = 0;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        if buf.len() - start >= RUN_BYTES {
+            if let Some(cut) = memchr::memmem::rfind(&buf[start..], b"\n[Event ") {
+                let end = start + cut + 1;
+                let run = cut_run(&mut buf, &mut start, end, pool);
+                if !send(run, Games::Run { file }) {
+                    return Ok(false);
+                }
+                continue;
+            }
+            if buf.len() - start >= RUN_WINDOW {
+                let rest = std::io::Cursor::new(buf[start..].to_vec()).chain(source);
+                return split_games(rest, file, send, stop);
+            }
+        }
+        let read = loop {
+            match (&mut source).take(READ_BYTES as u64).read_to_end(&mut buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                other => break other,
+            }
+        }?;
+        if read == 0 {
+            buf.drain(..start);
+            return Ok(buf.is_empty() || send(buf, Games::Run { file }));
+        }
+    }
 }
 
 /// `buf[*start..end]` as a run of its own, and `buf` left holding what follows: the
