@@ -6,13 +6,14 @@
 //! repetition key to the number of times the position has stood on the board since the
 //! base position, kept up to date ply by ply so that a long game replays in linear time.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::color::Color;
 use crate::diagnose::IllegalMove;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
 use crate::san::SanError;
 use crate::uci::{CastlingMode, UciMove};
@@ -205,9 +206,10 @@ pub struct Game {
     last_before: Position,
     repetitions: RepetitionMap,
     decision: Option<Decision>,
-    /// The legal moves of the current position, generated once after each change: the
-    /// status needs them, and the next move is looked up among them.
-    legal: MoveList,
+    /// The legal moves of the current position, generated when first asked for after
+    /// each change (`moves`, `dests`): the status needs only whether there is one, and
+    /// a move is found from its own squares.
+    legal: OnceCell<MoveList>,
     /// The status, computed once after each change: clients ask for it after every move.
     status: Status,
     /// Whether the side to move has a legal move.
@@ -247,7 +249,7 @@ impl Game {
             last_before: base,
             repetitions,
             decision: None,
-            legal: MoveList::new(),
+            legal: OnceCell::new(),
             status: Status::of(State::Active),
             can_move: true,
             repeated: 1,
@@ -284,10 +286,8 @@ impl Game {
         // A lean game works its status out only when asked (`status`): a file's next
         // move, when it is legal, already shows there was a move to play.
         if !self.lean {
-            // Generated in place: zeroing or copying a kilobyte list after every move
-            // shows in the protocol's throughput.
-            self.position.legal_moves_into(&mut self.legal);
-            self.can_move = !self.legal.is_empty();
+            self.legal = OnceCell::new();
+            self.can_move = self.position.has_legal_moves();
             self.status = self.compute_status();
         }
     }
@@ -301,7 +301,7 @@ impl Game {
             let moves: Vec<Move> = self.moves().collect();
             let decision = self.decision;
             self.lean = lean;
-            self.legal = MoveList::new();
+            self.legal = OnceCell::new();
             self.reset(self.base, self.mode);
             for m in moves {
                 self.play(m);
@@ -314,7 +314,13 @@ impl Game {
     /// The legal moves of the current position, in generation order (none kept in a
     /// lean game).
     pub fn legal_moves(&self) -> &MoveList {
-        &self.legal
+        self.legal.get_or_init(|| {
+            if self.lean {
+                MoveList::new()
+            } else {
+                self.position.legal_moves()
+            }
+        })
     }
 
     /// The current position.
@@ -417,10 +423,15 @@ impl Game {
                 _ => MoveError::GameOver(status),
             });
         }
-        // The common case, a legal UCI move, is found among the cached moves; anything
-        // else goes to the core's parsers for the move or the exact reason.
+        // The common case, a legal UCI move, is found among the legal moves to its
+        // target (and the castling moves, for a king); anything else goes to the core's
+        // parsers for the move or the exact reason.
         if let Ok(uci) = text.parse::<UciMove>() {
-            let mut matching = self.legal.iter().filter(|m| {
+            let pos = &self.position;
+            let mut candidates = ShortList::new();
+            let castles = uci.from == pos.king(pos.turn());
+            pos.legal_moves_of_to(None, uci.to, castles, &mut candidates);
+            let mut matching = candidates.as_slice().iter().filter(|m| {
                 m.from() == uci.from && Position::uci_target_matches(**m, uci.to, self.mode)
             });
             if let (Some(&m), None) = (matching.next(), matching.next()) {
@@ -436,7 +447,7 @@ impl Game {
     /// allocating; anything else (UCI text, an illegal or ambiguous move, the game over)
     /// goes to `parse_move` for the exact reason.
     pub fn parse_san_bytes(&self, text: &[u8]) -> Result<Move, MoveError> {
-        let found = if self.lean {
+        let found = if self.lean || self.legal.get().is_none() {
             // The game is over without a legal move found here only by the rules that
             // need no move generation; checkmate and stalemate leave nothing to find.
             let pos = &self.position;
@@ -452,7 +463,7 @@ impl Game {
                 Some(pos.find_san_lean(text))
             }
         } else {
-            (!self.status.is_over()).then(|| self.position.find_san(&self.legal, text))
+            (!self.status.is_over()).then(|| self.position.find_san(self.legal_moves(), text))
         };
         if let Some(Ok(m)) = found {
             return Ok(m);
@@ -607,6 +618,48 @@ mod tests {
             let m = game.parse_move(text).unwrap();
             game.play(m);
         }
+    }
+
+    /// Every legal move's UCI text, in both castling notations, names that move: found
+    /// among the moves to its target, without the full list (random playouts of the
+    /// perft suite, standard and Chess960 positions alike).
+    #[test]
+    fn every_legal_move_is_found_from_its_uci_text() {
+        let suite = include_str!("../tests/data/perft-suite.epd");
+        let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
+        let mut checked = 0;
+        for line in suite.lines() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            let Ok(start) = Position::from_fen(fen) else {
+                continue;
+            };
+            for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                let mut game = Game::new(start, mode);
+                for _ in 0..40 {
+                    let legal = game.position().legal_moves();
+                    if legal.is_empty() || game.status().is_over() {
+                        break;
+                    }
+                    for &m in legal.as_slice() {
+                        for notation in [CastlingMode::Standard, CastlingMode::Chess960] {
+                            let text = m.to_uci(notation).to_string();
+                            let expected = game.position().uci_to_move(text.parse().unwrap(), mode);
+                            assert_eq!(
+                                game.parse_move(&text).ok(),
+                                expected.ok(),
+                                "{text} in {fen}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    game.play(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 50_000, "only {checked} moves");
     }
 
     #[test]
