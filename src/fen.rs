@@ -715,18 +715,9 @@ impl FenCursor<'_> {
         }
     }
 
-    fn push_number(&mut self, mut n: u32) {
-        let mut digits = [0u8; 10];
-        let mut len = 0;
-        loop {
-            digits[len] = b'0' + (n % 10) as u8;
-            len += 1;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in digits[..len].iter().rev() {
+    fn push_number(&mut self, n: u32) {
+        let (digits, len) = decimal(n);
+        for &d in &digits[digits.len() - len..] {
             self.push(d);
         }
     }
@@ -744,20 +735,26 @@ impl fmt::Display for FenText {
     }
 }
 
-/// Appends a number's decimal digits: a FEN is written after every move a client plays,
-/// and PGN move numbers by the million, and this is cheaper than formatting machinery.
-pub(crate) fn push_number(out: &mut String, mut n: u32) {
+/// The decimal digits of `n`, right-aligned in ten bytes, and how many there are.
+fn decimal(mut n: u32) -> ([u8; 10], usize) {
     let mut digits = [0u8; 10];
     let mut len = 0;
-    loop {
-        digits[len] = b'0' + (n % 10) as u8;
+    while len < digits.len() {
+        digits[digits.len() - 1 - len] = b'0' + (n % 10) as u8;
         len += 1;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    for &d in digits[..len].iter().rev() {
+    (digits, len)
+}
+
+/// Appends a number's decimal digits: a FEN is written after every move a client plays,
+/// and PGN move numbers by the million, and this is cheaper than formatting machinery.
+pub(crate) fn push_number(out: &mut String, n: u32) {
+    let (digits, len) = decimal(n);
+    for &d in &digits[digits.len() - len..] {
         out.push(char::from(d));
     }
 }

@@ -37,6 +37,8 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
+#[cfg(test)]
+mod playouts;
 mod polyglot;
 pub mod position;
 pub mod protocol;

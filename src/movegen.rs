@@ -791,33 +791,8 @@ impl Position {
 mod tests {
     use super::*;
 
-    /// Positions from random playouts of every suite position: checks, pins, en
-    /// passant, promotions and castling all come up.
     fn positions() -> Vec<Position> {
-        let suite = include_str!("../tests/data/perft-suite.epd");
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut out = Vec::new();
-        for line in suite.lines() {
-            let fen = line.split(';').next().unwrap_or("").trim();
-            let Ok(start) = Position::from_fen(fen) else {
-                continue;
-            };
-            for _ in 0..20 {
-                let mut pos = start;
-                for _ in 0..60 {
-                    out.push(pos);
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-                }
-            }
-        }
-        out
+        crate::playouts::playouts(20, 60, 0x9e37_79b9_7f4a_7c15)
     }
 
     #[test]

@@ -528,32 +528,8 @@ impl Position {
 mod tests {
     use super::*;
 
-    /// Positions from random playouts of the perft suite: promotions, pins, checks.
     fn positions() -> Vec<Position> {
-        let suite = include_str!("../tests/data/perft-suite.epd");
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut out = Vec::new();
-        for line in suite.lines() {
-            let fen = line.split(';').next().unwrap_or("").trim();
-            let Ok(start) = Position::from_fen(fen) else {
-                continue;
-            };
-            for _ in 0..6 {
-                let mut pos = start;
-                for _ in 0..50 {
-                    out.push(pos);
-                    let legal = pos.legal_moves();
-                    if legal.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-                }
-            }
-        }
-        out
+        crate::playouts::playouts(6, 50, 0x2545_f491_4f6c_dd1d)
     }
 
     /// Where a pawn may capture en passant, the lean reading of a piece's move to that

@@ -605,13 +605,10 @@ fn split<R: Read + Send>(
                     return Ok(false);
                 }
                 if buf.len() - start >= RUN_BYTES {
-                    if let Some(cut) = memchr::memmem::rfind(&buf[start..], b"\n[Event ") {
-                        let end = start + cut + 1;
-                        let run = cut_run(&mut buf, &mut start, end, pool);
-                        if !send(run, Games::Run { file }) {
-                            return Ok(false);
-                        }
-                        continue;
+                    match send_run_before_event(&mut buf, &mut start, file, &mut send, pool) {
+                        Some(true) => continue,
+                        Some(false) => return Ok(false),
+                        None => {}
                     }
                     if buf.len() - start >= RUN_WINDOW {
                         // No game starts with an Event tag here: read game by game.
@@ -672,13 +669,10 @@ fn split_ready<R: Read>(
             return Ok(false);
         }
         if buf.len() - start >= RUN_BYTES {
-            if let Some(cut) = memchr::memmem::rfind(&buf[start..], b"\n[Event ") {
-                let end = start + cut + 1;
-                let run = cut_run(&mut buf, &mut start, end, pool);
-                if !send(run, Games::Run { file }) {
-                    return Ok(false);
-                }
-                continue;
+            match send_run_before_event(&mut buf, &mut start, file, send, pool) {
+                Some(true) => continue,
+                Some(false) => return Ok(false),
+                None => {}
             }
             if buf.len() - start >= RUN_WINDOW {
                 let rest = std::io::Cursor::new(buf[start..].to_vec()).chain(source);
@@ -696,6 +690,22 @@ fn split_ready<R: Read>(
             return Ok(buf.is_empty() || send(buf, Games::Run { file }));
         }
     }
+}
+
+/// Sends what `buf` holds from `start` up to its last line that starts an `[Event `
+/// tag as a run: `Some(true)` when sent, `Some(false)` when the workers are gone, `None`
+/// when there is no such line.
+fn send_run_before_event(
+    buf: &mut Vec<u8>,
+    start: &mut usize,
+    file: usize,
+    send: &mut impl FnMut(Vec<u8>, Games) -> bool,
+    pool: &Pool,
+) -> Option<bool> {
+    let cut = memchr::memmem::rfind(&buf[*start..], b"\n[Event ")?;
+    let end = *start + cut + 1;
+    let run = cut_run(buf, start, end, pool);
+    Some(send(run, Games::Run { file }))
 }
 
 /// `buf[*start..end]` as a run of its own, and `buf` left holding what follows: the
