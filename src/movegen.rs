@@ -433,15 +433,8 @@ impl Position {
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.legal_moves_into(&mut list);
+        self.generate(&mut list);
         list
-    }
-
-    /// The legal moves into `list`, emptied first: a list kept from move to move is
-    /// a kilobyte that need not be zeroed or copied again.
-    pub fn legal_moves_into(&self, list: &mut MoveList) {
-        list.clear();
-        self.generate(list);
     }
 
     /// The number of legal moves, without listing them.

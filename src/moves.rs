@@ -106,66 +106,36 @@ impl fmt::Debug for Move {
     }
 }
 
-/// The legal moves to one square (the candidates of a SAN move): few enough for a short
-/// list that costs nothing to set up.
-#[derive(Clone, Copy)]
-pub struct ShortList {
-    moves: [Move; SHORT_MOVES],
+/// A list of moves on the stack, of at most `N`.
+#[derive(Clone)]
+pub struct Moves<const N: usize> {
+    moves: [Move; N],
     len: usize,
 }
+
+/// The legal moves of a position. The most any chess position has is 218; this leaves
+/// room.
+pub type MoveList = Moves<MAX_MOVES>;
+pub const MAX_MOVES: usize = 256;
+
+/// The legal moves to one square (the candidates of a SAN move): few enough for a short
+/// list that costs little to set up.
+pub type ShortList = Moves<SHORT_MOVES>;
 
 /// More moves than can reach one square in any position (16 pieces, a pawn's four
 /// promotions counted four times).
 const SHORT_MOVES: usize = 64;
 
-impl Default for ShortList {
-    fn default() -> ShortList {
-        ShortList::new()
-    }
-}
-
-impl ShortList {
-    pub const fn new() -> ShortList {
-        ShortList {
-            moves: [Move(0); SHORT_MOVES],
+impl<const N: usize> Moves<N> {
+    pub const fn new() -> Moves<N> {
+        Moves {
+            moves: [Move(0); N],
             len: 0,
         }
     }
 
-    #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        self.moves.get(..self.len).unwrap_or(&[])
-    }
-}
-
-/// The most legal moves any chess position has is 218; this leaves room.
-pub const MAX_MOVES: usize = 256;
-
-/// A list of moves on the stack.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move(0); MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Appends a move. The list holds every legal move of any position, so this only
-    /// drops a move if a caller pushes more than `MAX_MOVES`.
+    /// Appends a move. A list holds every move it is made for, so this only drops a
+    /// move if a caller pushes more than `N`.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         if let Some(slot) = self.moves.get_mut(self.len) {
@@ -186,23 +156,17 @@ impl MoveList {
 
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len.min(MAX_MOVES)]
+        &self.moves[..self.len.min(N)]
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
 
-    /// Empties the list (nothing is zeroed: only `len` counts).
-    #[inline(always)]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
     /// Keeps the moves for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut kept = 0;
-        for i in 0..self.len.min(MAX_MOVES) {
+        for i in 0..self.len.min(N) {
             let m = self.moves[i];
             if keep(m) {
                 self.moves[kept] = m;
@@ -217,19 +181,19 @@ impl MoveList {
     }
 }
 
-impl Default for MoveList {
+impl<const N: usize> Default for Moves<N> {
     fn default() -> Self {
-        MoveList::new()
+        Moves::new()
     }
 }
 
-impl fmt::Debug for MoveList {
+impl<const N: usize> fmt::Debug for Moves<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
+impl<'a, const N: usize> IntoIterator for &'a Moves<N> {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
 
