@@ -387,8 +387,7 @@ struct Pool(std::sync::Mutex<Vec<Vec<u8>>>);
 impl Pool {
     /// An empty buffer, reused when one is free.
     fn take(&self, capacity: usize) -> Vec<u8> {
-        let free = self.0.lock().ok().and_then(|mut free| free.pop());
-        let mut buf = free.unwrap_or_default();
+        let mut buf = self.reuse();
         buf.clear();
         buf.reserve(capacity);
         buf
@@ -397,10 +396,15 @@ impl Pool {
     /// A buffer of `len` bytes to read into, reused when one is free: only what the
     /// last read into it did not fill is zeroed again.
     fn take_filled(&self, len: usize) -> Vec<u8> {
-        let free = self.0.lock().ok().and_then(|mut free| free.pop());
-        let mut buf = free.unwrap_or_default();
+        let mut buf = self.reuse();
         buf.resize(len, 0);
         buf
+    }
+
+    /// A free buffer as it was given back, or a new empty one.
+    fn reuse(&self) -> Vec<u8> {
+        let free = self.0.lock().ok().and_then(|mut free| free.pop());
+        free.unwrap_or_default()
     }
 
     fn give(&self, buf: Vec<u8>) {

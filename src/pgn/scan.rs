@@ -3,7 +3,7 @@
 //! the search. The first bytes are looked at eight at a time in a `u64`; a longer span
 //! goes on with `memchr`.
 
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 /// How far the word-at-a-time search looks before it hands over to `memchr`.
 const SHORT: usize = 48;
@@ -51,18 +51,7 @@ pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 /// The offset of the first `a` in `hay`.
 #[inline(always)]
 pub fn find1(a: u8, hay: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    while at < SHORT {
-        let Some(word) = word_at(hay, at) else {
-            return hay.get(at..)?.iter().position(|&c| c == a).map(|i| at + i);
-        };
-        let hits = equal_bytes(word, a);
-        if hits != 0 {
-            return Some(at + (hits.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    memchr(a, hay.get(at..)?).map(|i| at + i)
+    find2(a, a, hay)
 }
 
 #[cfg(test)]
