@@ -443,30 +443,28 @@ impl Game {
         resolve_move(&self.position, text, self.mode)
     }
 
-    /// The legal move that SAN bytes name, found among the cached legal moves without
-    /// allocating; anything else (UCI text, an illegal or ambiguous move, the game over)
-    /// goes to `parse_move` for the exact reason.
+    /// The legal move that SAN bytes name, found from its own squares without listing
+    /// the legal moves or allocating; anything else (UCI text, an illegal or ambiguous
+    /// move, the game over) goes to `parse_move` for the exact reason.
     pub fn parse_san_bytes(&self, text: &[u8]) -> Result<Move, MoveError> {
-        let found = if self.lean || self.legal.get().is_none() {
-            // The game is over without a legal move found here only by the rules that
-            // need no move generation; checkmate and stalemate leave nothing to find.
+        let ended = if self.lean {
+            // A lean game's status is not kept: over by a rule that needs no move
+            // generation (checkmate and stalemate leave nothing to find anyway).
             let pos = &self.position;
-            let ended = self.decision.is_some()
+            self.decision.is_some()
                 || pos.is_insufficient_material()
                 || pos.halfmoves() >= SEVENTY_FIVE_MOVES
-                || self.repeated >= 5;
-            if ended {
-                None
-            } else if let Some(m) = pos.find_san_quick(text) {
-                return Ok(m);
-            } else {
-                Some(pos.find_san_lean(text))
-            }
+                || self.repeated >= 5
         } else {
-            (!self.status.is_over()).then(|| self.position.find_san(self.legal_moves(), text))
+            self.status.is_over()
         };
-        if let Some(Ok(m)) = found {
-            return Ok(m);
+        if !ended {
+            if let Some(m) = self.position.find_san_quick(text) {
+                return Ok(m);
+            }
+            if let Ok(m) = self.position.find_san_lean(text) {
+                return Ok(m);
+            }
         }
         match std::str::from_utf8(text) {
             Ok(text) => self.parse_move(text),
