@@ -14,5 +14,6 @@ mod pgn_roundtrip;
 mod pgn_scripts;
 mod properties;
 mod protocol;
+mod reference;
 mod repl;
 mod rules;
