@@ -10,6 +10,7 @@ mod long_work;
 mod perft;
 mod pgn_docs;
 mod pgn_python;
+mod pgn_results;
 mod pgn_roundtrip;
 mod pgn_scripts;
 mod properties;
