@@ -9,6 +9,7 @@ use std::fmt;
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::position::{back_rank, Position};
 use crate::role::{Piece, Role};
 use crate::square::{File, Rank, Square};
@@ -71,17 +72,33 @@ impl fmt::Display for ParseFenError {
             ParseFenError::PieceChar(c) => {
                 write!(f, "'{c}' in the placement is not a piece or a count")
             }
-            ParseFenError::Turn(s) => write!(f, "side to move '{s}' is not 'w' or 'b'"),
+            ParseFenError::Turn(s) => write!(f, "side to move '{}' is not 'w' or 'b'", Excerpt(s)),
             ParseFenError::Castling(s) => {
-                write!(f, "castling field '{s}' is not '-', KQkq or rook files")
+                write!(
+                    f,
+                    "castling field '{}' is not '-', KQkq or rook files",
+                    Excerpt(s)
+                )
             }
             ParseFenError::EnPassant(s) => {
-                write!(f, "en-passant field '{s}' is not '-' or a square")
+                write!(
+                    f,
+                    "en-passant field '{}' is not '-' or a square",
+                    Excerpt(s)
+                )
             }
-            ParseFenError::Halfmoves(s) => write!(f, "half-move clock '{s}' is not a number"),
-            ParseFenError::Fullmoves(s) => write!(f, "move number '{s}' is not a number"),
+            ParseFenError::Halfmoves(s) => {
+                write!(f, "half-move clock '{}' is not a number", Excerpt(s))
+            }
+            ParseFenError::Fullmoves(s) => {
+                write!(f, "move number '{}' is not a number", Excerpt(s))
+            }
             ParseFenError::ClockTooLarge(s) => {
-                write!(f, "clock '{s}' is above the maximum of {MAX_CLOCK}")
+                write!(
+                    f,
+                    "clock '{}' is above the maximum of {MAX_CLOCK}",
+                    Excerpt(s)
+                )
             }
         }
     }

@@ -29,6 +29,7 @@ pub mod bitboard;
 pub mod color;
 pub mod describe;
 pub mod diagnose;
+pub mod excerpt;
 pub mod fen;
 pub mod game;
 mod magic;

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use arbiter::position::Position;
 use arbiter::protocol::board::colour_allowed;
 use arbiter::protocol::completion::{complete, Snapshot as GameSnapshot};
@@ -33,22 +33,33 @@ use rustyline::{CompletionType, Config, Context, Editor, Helper};
 /// Without -c or FILE, reads commands from stdin: a REPL with history and Tab
 /// completion on a terminal, the bare protocol otherwise.
 #[derive(Parser, Debug)]
-#[command(name = "arbiter", version)]
+#[command(
+    name = "arbiter",
+    version,
+    after_help = "Exit status: 0 when every command succeeded (with --pgn: every game is \
+                  correct); 1 when a command answered an error (with --pgn: a game is \
+                  broken); 2 for a usage error or a file that cannot be read."
+)]
 struct Cli {
     /// Run this command, then exit (repeatable; runs before any FILE).
-    #[arg(short = 'c', long = "command", value_name = "CMD")]
+    #[arg(
+        short = 'c',
+        long = "command",
+        value_name = "CMD",
+        conflicts_with = "pgn"
+    )]
     commands: Vec<String>,
 
     /// Start the game from this position instead of the standard one.
-    #[arg(long, value_name = "FEN")]
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
     fen: Option<String>,
 
     /// Start with UCI_Chess960 on: castling written king-takes-rook.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     chess960: bool,
 
     /// Print each command as "> CMD" before its answer, making a transcript.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     echo: bool,
 
     /// Answer in JSON Lines: one JSON object per answer (see docs/protocol.md). Not
@@ -136,17 +147,82 @@ fn main() -> ExitCode {
     if coloured_board(&cli) {
         runner.set_board_style(BoardStyle::Terminal);
     }
+    runner.watch_reader(stdout_reader_gone);
     let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
     match outcome {
         Ok(()) => {}
         // A reader that went away (`| head`, a closed GUI) is a normal end.
         Err(e) if is_broken_pipe(&e) => {}
         Err(e) => {
+            // Flushed first: the answers so far come before the complaint.
+            let _ = runner.flush();
             eprintln!("arbiter: {e:#}");
-            return ExitCode::from(1);
+            return ExitCode::from(if is_file_error(&e) { 2 } else { 1 });
         }
     }
     ExitCode::from(u8::from(runner.failed()))
+}
+
+/// A file that cannot be opened or read, named in its error: exit status 2.
+#[derive(Debug)]
+struct FileError {
+    name: String,
+    error: io::Error,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot read {}: {}", self.name, self.error)
+    }
+}
+
+impl std::error::Error for FileError {}
+
+impl FileError {
+    fn wrap(name: &str, error: io::Error) -> io::Error {
+        io::Error::new(
+            error.kind(),
+            FileError {
+                name: name.to_string(),
+                error,
+            },
+        )
+    }
+}
+
+/// A file's reader whose errors name the file (`Is a directory` alone names nothing).
+struct Named<R> {
+    name: String,
+    inner: R,
+}
+
+impl<R: io::Read> io::Read for Named<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::Interrupted => e,
+            _ => FileError::wrap(&self.name, e),
+        })
+    }
+}
+
+/// Opens a file to read, its errors naming it; a directory is refused at once.
+fn open_named(path: &std::path::Path) -> io::Result<Named<File>> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| FileError::wrap(&name, e))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(FileError::wrap(
+            &name,
+            io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
+        ));
+    }
+    Ok(Named { name, inner: file })
+}
+
+fn is_file_error(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.get_ref().is_some_and(|inner| inner.is::<FileError>()))
 }
 
 /// `--pgn`: every game of the files checked or converted; exit 0 when all are
@@ -170,14 +246,14 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             });
             continue;
         }
-        match File::open(path) {
+        match open_named(path) {
             Ok(file) => sources.push(Source {
                 name,
-                ready: file.metadata().is_ok_and(|m| m.is_file()),
+                ready: file.inner.metadata().is_ok_and(|m| m.is_file()),
                 reader: Box::new(file),
             }),
             Err(e) => {
-                eprintln!("arbiter: cannot read {name}: {e}");
+                eprintln!("arbiter: {e}");
                 unreadable = true;
             }
         }
@@ -260,9 +336,7 @@ fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
         let flow = if path.as_os_str() == "-" {
             runner.run_batch(io::stdin().lock())?
         } else {
-            let file =
-                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            runner.run_batch(file)?
+            runner.run_batch(open_named(path)?)?
         };
         if flow == Flow::Quit {
             break;

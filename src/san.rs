@@ -174,6 +174,20 @@ fn promotion_letter(c: u8) -> Option<Role> {
     piece_letter(c).filter(|&role| role != Role::King)
 }
 
+/// Whether text that is no SAN would be SAN with its first letter upper-case (`nf3`,
+/// `qxd8`): a lower-case piece letter, a slip worth naming in the error.
+pub fn is_lower_case_piece(text: &str) -> bool {
+    match text.as_bytes() {
+        [first @ (b'n' | b'b' | b'r' | b'q' | b'k'), rest @ ..] => {
+            let mut upper = Vec::with_capacity(text.len());
+            upper.push(first.to_ascii_uppercase());
+            upper.extend_from_slice(rest);
+            parse_text(&upper).is_ok()
+        }
+        _ => false,
+    }
+}
+
 /// SAN bytes broken into their parts, without allocating: moves in PGN files are read
 /// by the million.
 fn parse_text(text: &[u8]) -> Result<SanText, SanError> {

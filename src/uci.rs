@@ -44,9 +44,13 @@ impl FromStr for UciMove {
 
     /// Parses `e2e4` or `e7e8q` (the promotion letter in either case).
     fn from_str(text: &str) -> Result<UciMove, ParseUciError> {
-        // Squares are read in either case, but an upper-case B first is SAN's bishop:
-        // `B6d7` is the bishop of the sixth rank to d7, never b6d7.
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) || text.starts_with('B') {
+        // Squares are read in either case, but an upper-case B first is SAN's bishop
+        // (`B6d7` is the bishop of the sixth rank to d7, never b6d7) unless the target
+        // is upper-case too, which SAN never writes: `B1C3` is b1c3.
+        let sans_bishop = |t: &str| {
+            t.starts_with('B') && !t.as_bytes().get(2).is_some_and(u8::is_ascii_uppercase)
+        };
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) || sans_bishop(text) {
             return Err(ParseUciError);
         }
         let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;

@@ -47,6 +47,26 @@ fn every_json_answer_in_the_goldens_is_one_object_naming_its_command() {
 }
 
 #[test]
+fn a_line_holding_only_an_id_answers_an_error_carrying_it() {
+    let (run, _) = run_arbiter(&["--json"], "@6 # a note\n@7\n@8 isready\n");
+    let answers = objects(&run.stdout);
+    let found: Vec<(Option<&str>, Option<&str>)> = answers
+        .iter()
+        .map(|a| (a["id"].as_str(), a["error"]["code"].as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Some("6"), Some("unknown-command")),
+            (Some("7"), Some("unknown-command")),
+            (Some("8"), None)
+        ]
+    );
+    // No command, so no "answer" key: as for lines refused before parsing.
+    assert!(answers[..2].iter().all(|a| a.get("answer").is_none()));
+}
+
+#[test]
 fn lines_refused_before_parsing_answer_an_error_without_a_command() {
     let mut input = b"isready\n\xff\nmove e\x004\n".to_vec();
     input.extend(std::iter::repeat_n(b'x', arbiter::protocol::MAX_LINE + 1));

@@ -1,5 +1,6 @@
 //! Perft on the worker thread, through the real binary: `isready` answered while it
-//! runs, `stop` and `quit` ending it promptly, the end of the input letting it finish
+//! runs, `stop` ending it promptly (and the perfts queued behind it), `quit` and the
+//! end of the input letting it finish
 //! while its answer is read and ending it when nobody reads, the lines that came
 //! meanwhile answered after it in order, and the same counts whatever the number of
 //! threads. Every test
@@ -156,28 +157,60 @@ fn lines_sent_during_a_perft_are_answered_after_it_in_order() {
 }
 
 #[test]
-fn quit_ends_the_process_promptly_during_a_perft() {
-    let mut client = Client::start(&[]);
-    client.send(DEEP);
-    client.send("@1 isready");
-    assert_eq!(client.next(), "@1 readyok");
-    client.send("quit");
-    // The stopped perft is still answered, as every command is.
-    let answer = client.until("Nodes searched:");
-    assert!(answer.last().is_some_and(|l| l.ends_with(" stopped")));
-    assert_eq!(client.finish(), Some(0));
+fn quit_after_a_perft_on_a_pipe_answers_it_in_full() {
+    // Perft 6 takes a good part of a second: `quit`, read at once, used to stop it.
+    let (run, _) = run_arbiter(&[], "go perft 6\nturn\nquit\nfen\n");
+    assert!(
+        run.stdout
+            .ends_with("\nNodes searched: 119060324\nturn white\n"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code, Some(0));
 }
 
 #[test]
-fn a_perft_queued_behind_quit_answers_at_once_as_stopped() {
+fn quit_answers_the_perfts_queued_before_it_in_full() {
+    let (run, _) = run_arbiter(&[], "go perft 5\nperft 5\nquit\n");
+    assert!(
+        run.stdout
+            .ends_with("\nNodes searched: 4865609\nperft 5 4865609\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn stop_then_quit_ends_the_process_promptly_during_a_perft() {
+    // Sent at once on a pipe: `stop` is read while the perft runs, and ends it.
+    let (run, _) = run_arbiter(&[], "go perft 7\nstop\nquit\n");
+    let last = run.stdout.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("Nodes searched: ") && last.ends_with(" stopped"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn stop_drops_the_perfts_queued_behind_the_running_one() {
     let mut client = Client::start(&[]);
     client.send(DEEP);
     client.send("perft 8");
+    client.send("turn");
+    client.send(DEEP);
     client.send("isready");
     assert_eq!(client.next(), "readyok");
-    client.send("quit");
+    client.send("stop");
     client.until("Nodes searched:");
     assert_eq!(client.next(), "perft 8 0 stopped");
+    assert_eq!(client.next(), "turn white");
+    let dropped = client.until("Nodes searched:");
+    assert_eq!(dropped, ["", "Nodes searched: 0 stopped"]);
+    // A perft sent after the stop runs as usual.
+    client.send("perft 3");
+    assert_eq!(client.next(), "perft 3 8902");
     assert_eq!(client.finish(), Some(0));
 }
 
@@ -304,12 +337,12 @@ fn answers_queued_before_a_second_perft_are_not_held_back_by_it() {
     let mut client = Client::start(&[]);
     client.send(DEEP);
     client.send("turn");
-    client.send(DEEP);
     client.send("isready");
     assert_eq!(client.next(), "readyok");
     client.send("stop");
+    // Sent after the stop: it runs, behind the answer queued before it.
+    client.send(DEEP);
     client.until("Nodes searched:");
-    // The second perft now runs; the answer queued before it has arrived already.
     assert_eq!(client.next(), "turn white");
     client.send("stop");
     client.until("Nodes searched:");

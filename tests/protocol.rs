@@ -496,6 +496,102 @@ fn invalid_utf8_and_nul_bytes_are_bad_input() {
 }
 
 #[test]
+fn control_characters_inside_a_line_are_bad_input_and_not_echoed() {
+    let bad = "error bad-input the line holds a control character and was skipped\n";
+    for line in [
+        "turn\rfen",
+        "turn\x0b",
+        "\x0cturn",
+        "turn\u{85}",
+        "move\u{9f}e4",
+    ] {
+        let run = arbiter(&["--echo"], format!("{line}\nturn\n"));
+        assert_eq!(run.stdout, format!("{bad}> turn\nturn white\n"), "{line:?}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_starts_stdin_or_a_command_file() {
+    let run = arbiter(&[], &b"\xef\xbb\xbfturn\n\xef\xbb\xbfturn\n"[..]);
+    // Only at the start: in the middle of the input it is text, and no command.
+    assert!(
+        run.stdout.starts_with("turn white\nerror unknown-command "),
+        "{}",
+        run.stdout
+    );
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arbiter-bom.txt");
+    std::fs::write(&path, b"\xef\xbb\xbfmove e4\nturn\n").expect("write");
+    let run = arbiter(&[path.to_str().expect("path")], "");
+    assert!(run.stdout.ends_with("turn black\n"), "{}", run.stdout);
+    assert_eq!(run.code, Some(0));
+}
+
+#[test]
+fn an_unreadable_line_that_starts_with_an_id_answers_with_it() {
+    let mut input = b"@n2 move \xff\xfe\n@n3 ".to_vec();
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE));
+    input.extend_from_slice(b"\n@n4 turn\x00\n@\xff turn\n");
+    let run = arbiter(&[], input.clone());
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    assert!(lines[0].starts_with("@n2 error bad-input "), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with("@n3 error line-too-long "),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("@n4 error bad-input "), "{}", lines[2]);
+    // An id that is not readable text is no id.
+    assert!(lines[3].starts_with("error bad-input "), "{}", lines[3]);
+    let run = arbiter(&["--json"], input);
+    let ids: Vec<Option<String>> = run
+        .stdout
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("JSON");
+            value["id"].as_str().map(str::to_string)
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            Some("n2".into()),
+            Some("n3".into()),
+            Some("n4".into()),
+            None
+        ]
+    );
+}
+
+#[test]
+fn an_error_quotes_a_short_prefix_of_a_huge_token() {
+    // Half the line limit: the line is read, and the token is a megabyte-class one.
+    let token = "x".repeat(MAX_LINE / 2);
+    for line in [
+        token.clone(),
+        format!("move {token}"),
+        format!("moves {token}"),
+        format!("perft {token}"),
+        format!("turn {token}"),
+        format!("position fen 8/8/8/8/8/8/8/K6k {token} - - 0 1"),
+        format!("position startpos moves {token}"),
+        format!("setoption name {token} value 1"),
+        format!("tag _{token} x"),
+        format!("help {token}"),
+    ] {
+        let run = arbiter(&[], format!("{line}\n"));
+        let start = run.stdout.get(..300).unwrap_or(&run.stdout);
+        assert!(run.stdout.starts_with("error "), "{start}");
+        assert!(
+            run.stdout.len() < 300,
+            "{} bytes: {start}",
+            run.stdout.len()
+        );
+        assert!(run.stdout.contains("xxx..."), "{}", run.stdout);
+    }
+}
+
+#[test]
 fn crlf_tabs_and_a_missing_final_newline() {
     let run = arbiter(&[], "position\tstartpos  moves e2e4\r\n\r\n  fen\r\nturn");
     assert_eq!(
@@ -595,8 +691,122 @@ fn command_files_run_in_order_with_dash_for_stdin() {
     assert_eq!(run.code, Some(0));
     let run = arbiter(&[paths[0], "/no/such/file"], "");
     assert_eq!(run.stdout, "played e2e4 e4 active from e2 to e4 piece pawn fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n");
-    assert_eq!(run.code, Some(1));
-    assert!(run.stderr.contains("/no/such/file"));
+    assert_eq!(run.code, Some(2), "a command file that cannot be opened");
+    assert!(
+        run.stderr.contains("cannot read /no/such/file"),
+        "{}",
+        run.stderr
+    );
+    let run = arbiter(&[paths[0], "/tmp"], "");
+    assert_eq!(run.code, Some(2), "a directory as a command file");
+    assert!(run.stderr.contains("cannot read /tmp: "), "{}", run.stderr);
+}
+
+#[test]
+fn a_pgn_file_that_is_a_directory_is_named() {
+    let good = root().join("tests/data/pgn/en-passant.pgn");
+    let good = good.to_str().expect("path");
+    let run = arbiter(&["--pgn", good, "/tmp", good], "");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("arbiter: cannot read /tmp: "),
+        "{}",
+        run.stderr
+    );
+    // The other files are still read.
+    assert!(run.stdout.contains("games 6 "), "{}", run.stdout);
+}
+
+#[test]
+fn protocol_flags_with_pgn_are_usage_errors() {
+    for flags in [
+        &["--pgn", "-c", "games.pgn"][..],
+        &["--pgn", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"],
+        &["--pgn", "--echo"],
+        &["--pgn", "--chess960"],
+    ] {
+        let run = arbiter(flags, "");
+        assert_eq!(run.code, Some(2), "{flags:?}: {}", run.stdout);
+        assert_eq!(run.stdout, "", "{flags:?}");
+    }
+}
+
+#[test]
+fn pgn_save_writes_a_file_that_the_database_mode_reads_as_correct() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arbiter pgn save");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("morphy game.pgn");
+    let _ = std::fs::remove_file(&path);
+    let save = format!("pgn save {}", path.display());
+    let run = arbiter(
+        &[
+            "-c",
+            "position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7",
+            "-c",
+            "tag White Paul Morphy",
+            "-c",
+            &save,
+        ],
+        "",
+    );
+    assert_eq!((run.stdout.as_str(), run.code), ("", Some(0)));
+    let text = std::fs::read_to_string(&path).expect("the saved file");
+    assert!(text.ends_with("4. Qxf7# 1-0\n"), "{text}");
+    let check = arbiter(&["--pgn", path.to_str().expect("path")], "");
+    assert_eq!(
+        (check.stdout.as_str(), check.code),
+        ("game 1 ok 7 1-0\ngames 1 ok 1 errors 0 plies 7\n", Some(0))
+    );
+    let run = arbiter(&["-c", "pgn save /no/such/dir/game.pgn"], "");
+    assert!(
+        run.stdout
+            .starts_with("error unwritable-file cannot write /no/such/dir/game.pgn: "),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Runs the binary with `args` and its stdout's reader gone at once, as in
+/// `arbiter ... | true`; whether it exited within `PATIENCE` (it is killed if not).
+fn exits_when_nobody_reads(args: &[&str]) -> bool {
+    const PATIENCE: Duration = Duration::from_secs(20);
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    drop(child.stdout.take());
+    let deadline = Instant::now() + PATIENCE;
+    while Instant::now() < deadline {
+        if child.try_wait().expect("wait").is_some() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    false
+}
+
+#[test]
+fn a_perft_run_from_the_command_line_stops_when_nobody_reads() {
+    // Perft 9 counts for hours.
+    assert!(exits_when_nobody_reads(&["-c", "perft 9"]));
+    assert!(exits_when_nobody_reads(&[
+        "-c",
+        "go perft 9",
+        "-c",
+        "perft 9"
+    ]));
+}
+
+#[test]
+fn a_perft_in_a_command_file_stops_when_nobody_reads() {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arbiter-deep-perft.txt");
+    std::fs::write(&path, "perft 9\nperft 9\n").expect("write");
+    assert!(exits_when_nobody_reads(&[path.to_str().expect("path")]));
 }
 
 #[test]
@@ -609,6 +819,7 @@ fn usage_errors_exit_with_two() {
     let run = arbiter(&["--help"], "");
     assert_eq!(run.code, Some(0));
     assert!(run.stdout.contains("--echo"));
+    assert!(run.stdout.contains("Exit status: 0 when"), "{}", run.stdout);
 }
 
 #[test]

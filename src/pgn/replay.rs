@@ -12,6 +12,7 @@ use crate::uci::CastlingMode;
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, Tags};
 use super::writer::{outcome_of, Movetext};
+use crate::excerpt::Excerpt;
 
 /// Why the result of a game cannot stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +89,8 @@ impl fmt::Display for GameError {
             GameError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
             GameError::Variant(v) => write!(
                 f,
-                "variant '{v}' is not played here (only standard chess and Chess960)"
+                "variant '{}' is not played here (only standard chess and Chess960)",
+                Excerpt(v)
             ),
             GameError::Move { .. } => f.write_str("a move cannot be played"),
             GameError::NullMove {

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::excerpt::Excerpt;
+
 /// The Seven Tag Roster, in the order the export format writes it, with the value each
 /// takes when it is unknown.
 pub const ROSTER: [(&str, &str); 7] = [
@@ -25,6 +27,9 @@ pub enum TagError {
     BadName(String),
     /// A tag derived from the game (`Result`, `SetUp`, `FEN`, `Variant`).
     Derived(String),
+    /// A name that differs from a derived tag's only in case (`result`), which readers
+    /// would take for that tag.
+    LikeDerived(String, &'static str),
 }
 
 impl fmt::Display for TagError {
@@ -32,11 +37,16 @@ impl fmt::Display for TagError {
         match self {
             TagError::BadName(name) => write!(
                 f,
-                "'{name}' is not a tag name (letters, digits and underscores, starting with a letter)"
+                "'{}' is not a tag name (letters, digits and underscores, starting with a letter)",
+                Excerpt(name)
             ),
             TagError::Derived(name) => {
                 write!(f, "the {name} tag is derived from the game and cannot be set")
             }
+            TagError::LikeDerived(name, derived) => write!(
+                f,
+                "'{name}' differs from the {derived} tag only in case; the {derived} tag is derived from the game and cannot be set"
+            ),
         }
     }
 }
@@ -135,6 +145,13 @@ fn check_settable(name: &str) -> Result<(), TagError> {
     if DERIVED.contains(&name) {
         return Err(TagError::Derived(name.to_string()));
     }
+    if let Some(derived) = DERIVED
+        .iter()
+        .copied()
+        .find(|d| d.eq_ignore_ascii_case(name))
+    {
+        return Err(TagError::LikeDerived(name.to_string(), derived));
+    }
     Ok(())
 }
 
@@ -200,6 +217,23 @@ mod tests {
             );
             assert_eq!(tags.remove(name), Err(TagError::Derived(name.to_string())));
         }
+    }
+
+    #[test]
+    fn names_differing_from_a_derived_tag_only_in_case_are_refused() {
+        let mut tags = Tags::default();
+        for (name, derived) in [
+            ("result", "Result"),
+            ("fen", "FEN"),
+            ("SETUP", "SetUp"),
+            ("variant", "Variant"),
+        ] {
+            assert_eq!(
+                tags.set(name, "x"),
+                Err(TagError::LikeDerived(name.to_string(), derived))
+            );
+        }
+        assert_eq!(tags.set("Results", "x"), Ok(()));
     }
 
     #[test]

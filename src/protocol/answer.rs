@@ -167,7 +167,7 @@ pub const OPTIONS: &[UciOption] = &[
 /// The lines of `help`, before the closing `end`.
 pub const HELP: &[&str] = &[
     "uci: identify, list options, uciok",
-    "isready: readyok",
+    "isready: readyok, at once even while a perft runs",
     "ucinewgame: new game from the standard start position",
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
     "setoption name Threads value <n>: threads for perft (0: one per core)",
@@ -179,7 +179,7 @@ pub const HELP: &[&str] = &[
     "moves [<square>] [verbose [fen]]: legal moves, or those from a square; verbose: with their facts",
     "dests: the legal targets of each origin square",
     "legal <move>: whether a move is legal, and the error code if not",
-    "check: whether the side to move is in check, and by which pieces",
+    "check: whether the side to move is in check, and the squares of the checking pieces",
     "turn: the side to move",
     "fen: the position as FEN",
     "status: state, winner, draw reason, claimable draws",
@@ -192,9 +192,10 @@ pub const HELP: &[&str] = &[
     "san <move>: a move in SAN",
     "tag <name> [<value>]: set a PGN tag, or remove it without a value",
     "pgn: the game in PGN export format, then end",
-    "help: this list",
-    "stop: end a running perft",
-    "quit: exit",
+    "pgn save <path>: write the game in PGN export format to a file",
+    "help [<command>]: this list, or one command with an example",
+    "stop: end a running perft and drop those queued behind it",
+    "quit: no more commands: answer those before it, then exit",
 ];
 
 impl Reply {

@@ -1,6 +1,7 @@
 //! Command lines parsed into typed commands, before anything is executed.
 
 use crate::color::Color;
+use crate::excerpt::Excerpt;
 use crate::square::Square;
 
 use super::error::ProtocolError;
@@ -66,6 +67,8 @@ pub enum Command<'a> {
         value: Option<&'a str>,
     },
     Pgn,
+    /// `pgn save <path>`: the path is the rest of the line, blanks kept.
+    PgnSave(&'a str),
     Help,
     HelpOn(&'static Topic),
     /// Ends a running perft; nothing otherwise.
@@ -151,7 +154,7 @@ impl<'a> Command<'a> {
             "isready" => no_args(keyword, args, Command::IsReady)?,
             "ucinewgame" => no_args(keyword, args, Command::UciNewGame)?,
             "setoption" => parse_setoption(args)?,
-            "position" => parse_position(args)?,
+            "position" => parse_position(line, args)?,
             "d" => no_args(keyword, args, Command::Display)?,
             "go" => match args {
                 ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
@@ -198,12 +201,19 @@ impl<'a> Command<'a> {
             "claim" => no_args(keyword, args, Command::Claim)?,
             "san" => Command::San(one_move(keyword, args)?),
             "tag" => parse_tag(line)?,
-            "pgn" => no_args(keyword, args, Command::Pgn)?,
+            "pgn" => match args {
+                ["save", first, ..] => Command::PgnSave(tail_from(line, first)),
+                ["save"] => {
+                    return Err(ProtocolError::BadArgument(
+                        "pgn save takes the path of the file to write".to_string(),
+                    ))
+                }
+                _ => no_args(keyword, args, Command::Pgn)?,
+            },
             "help" => match args {
                 [name] => match help::topic(name) {
                     Some(topic) => Command::HelpOn(topic),
-                    // Refused in the words `help` had before it took a command name.
-                    None => no_args(keyword, args, Command::Help)?,
+                    None => return Err(ProtocolError::BadArgument(unknown_topic(name))),
                 },
                 [_, _, ..] => {
                     return Err(ProtocolError::BadArgument(
@@ -261,6 +271,19 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// Why `help <name>` has no help to give: a keyword in the wrong case, or no command.
+fn unknown_topic(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    match help::topic(&lower) {
+        Some(topic) => format!(
+            "'{}' is not a command: commands are lower-case (help {})",
+            Excerpt(name),
+            topic.keyword
+        ),
+        None => format!("'{}' is not a command (help lists them)", Excerpt(name)),
+    }
+}
+
 fn no_args<'a>(
     keyword: &str,
     args: &[&str],
@@ -269,7 +292,8 @@ fn no_args<'a>(
     match args.first() {
         None => Ok(command),
         Some(extra) => Err(ProtocolError::BadArgument(format!(
-            "{keyword} takes no arguments, found '{extra}'"
+            "{keyword} takes no arguments, found '{}'",
+            Excerpt(extra)
         ))),
     }
 }
@@ -306,14 +330,15 @@ fn parse_moves(args: &[&str]) -> Result<Command<'static>, ProtocolError> {
 }
 
 fn parse_square(text: &str) -> Result<Square, ProtocolError> {
-    Square::parse(text)
-        .ok_or_else(|| ProtocolError::BadArgument(format!("'{text}' is not a square like e2")))
+    Square::parse(text).ok_or_else(|| {
+        ProtocolError::BadArgument(format!("'{}' is not a square like e2", Excerpt(text)))
+    })
 }
 
 fn parse_depth(text: &str) -> Result<u32, ProtocolError> {
-    let depth: u32 = text
-        .parse()
-        .map_err(|_| ProtocolError::BadArgument(format!("depth '{text}' is not a whole number")))?;
+    let depth: u32 = text.parse().map_err(|_| {
+        ProtocolError::BadArgument(format!("depth '{}' is not a whole number", Excerpt(text)))
+    })?;
     if depth > MAX_PERFT_DEPTH {
         return Err(ProtocolError::BadArgument(format!(
             "depth {depth} is beyond the maximum of {MAX_PERFT_DEPTH}"
@@ -322,25 +347,56 @@ fn parse_depth(text: &str) -> Result<u32, ProtocolError> {
     Ok(depth)
 }
 
-fn parse_position<'a>(args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
+/// The text of a line from one of its words (a subslice of it) to the line's end,
+/// blanks inside kept, trailing blanks dropped.
+fn tail_from<'a>(line: &'a str, word: &'a str) -> &'a str {
+    let start = offset(line, word);
+    line.get(start..).unwrap_or(word).trim_end()
+}
+
+/// The text of a line from its first word `words` holds to the end of the last, blanks
+/// between them kept as typed.
+fn words_span<'a>(line: &'a str, words: &[&'a str]) -> &'a str {
+    match words {
+        [first, .., last] => {
+            let end = offset(line, last) + last.len();
+            line.get(offset(line, first)..end).unwrap_or(first)
+        }
+        [only] => only,
+        [] => "",
+    }
+}
+
+/// Where a word of a line starts in it: words are subslices of the line.
+fn offset(line: &str, word: &str) -> usize {
+    (word.as_ptr() as usize).saturating_sub(line.as_ptr() as usize)
+}
+
+fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
     let (start, rest) = match args.split_first() {
         Some((&"startpos", rest)) => (Start::StartPos, rest),
         Some((&"pgn", rest)) => {
+            // The last word is the game number when it is a number; the path, blanks
+            // and all, is the rest.
             let (path, game) = match rest {
-                [path] => (path, 1),
-                [path, n] => match n.parse::<usize>() {
-                    Ok(n) if n >= 1 => (path, n),
-                    _ => {
-                        return Err(ProtocolError::BadArgument(format!(
-                            "game number '{n}' is not a whole number from 1"
-                        )))
-                    }
-                },
-                _ => {
+                [] => {
                     return Err(ProtocolError::BadArgument(
                         "position pgn takes a file and optionally a game number".to_string(),
                     ))
                 }
+                [path] => (*path, 1),
+                [path @ .., n] if n.bytes().all(|b| b.is_ascii_digit()) => {
+                    match n.parse::<usize>() {
+                        Ok(n) if n >= 1 => (words_span(line, path), n),
+                        _ => {
+                            return Err(ProtocolError::BadArgument(format!(
+                                "game number '{}' is not a whole number from 1",
+                                Excerpt(n)
+                            )))
+                        }
+                    }
+                }
+                [first, ..] => (tail_from(line, first), 1),
             };
             return Ok(Command::Position {
                 start: Start::Pgn {
@@ -369,7 +425,8 @@ fn parse_position<'a>(args: &[&'a str]) -> Result<Command<'a>, ProtocolError> {
         Some((&"moves", moves)) => moves.to_vec(),
         Some((extra, _)) => {
             return Err(ProtocolError::BadArgument(format!(
-                "expected moves after the position, found '{extra}'"
+                "expected moves after the position, found '{}'",
+                Excerpt(extra)
             )))
         }
     };

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::diagnose::IllegalMove;
+use crate::excerpt::{Excerpt, PathExcerpt};
 use crate::fen::{FenError, PositionError};
 use crate::game::{MoveError, Status};
 use crate::pgn::{GameError, ResultError, SyntaxError};
@@ -22,9 +23,9 @@ pub struct MoveRef {
 impl fmt::Display for MoveRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.ply, self.variation) {
-            (Some(ply), false) => write!(f, "ply {ply} ({})", self.text),
-            (Some(ply), true) => write!(f, "ply {ply} ({}, in a variation)", self.text),
-            (None, _) => f.write_str(&self.text),
+            (Some(ply), false) => write!(f, "ply {ply} ({})", Excerpt(&self.text)),
+            (Some(ply), true) => write!(f, "ply {ply} ({}, in a variation)", Excerpt(&self.text)),
+            (None, _) => write!(f, "{}", Excerpt(&self.text)),
         }
     }
 }
@@ -42,11 +43,15 @@ pub enum BadInput {
 pub enum ProtocolError {
     /// The first word is no command.
     UnknownCommand(String),
+    /// A request id with no command after it.
+    NoCommand,
     /// The command's arguments are missing, extra or malformed; the text says which.
     BadArgument(String),
     BadFen(FenError),
     /// Move text that is neither UCI nor SAN.
     BadMove(MoveRef),
+    /// Move text that would be SAN with an upper-case piece letter (`nf3`).
+    LowerCasePiece(MoveRef),
     /// A move, resignation, draw or claim when the game already has a result.
     GameOver(Option<MoveRef>, Status),
     NoPiece(MoveRef, IllegalMove),
@@ -84,6 +89,11 @@ pub enum ProtocolError {
         path: String,
         reason: String,
     },
+    /// `pgn save` could not write its file.
+    UnwritableFile {
+        path: String,
+        reason: String,
+    },
     /// A `Variant` tag naming neither standard chess nor Chess960.
     BadVariant(String),
     /// A result the final position contradicts (or the tag and token disagree).
@@ -100,10 +110,10 @@ impl ProtocolError {
     /// The stable code.
     pub const fn code(&self) -> &'static str {
         match self {
-            ProtocolError::UnknownCommand(_) => "unknown-command",
+            ProtocolError::UnknownCommand(_) | ProtocolError::NoCommand => "unknown-command",
             ProtocolError::BadArgument(_) => "bad-argument",
             ProtocolError::BadFen(_) => "bad-fen",
-            ProtocolError::BadMove(_) => "bad-move",
+            ProtocolError::BadMove(_) | ProtocolError::LowerCasePiece(_) => "bad-move",
             ProtocolError::GameOver(..) => "game-over",
             ProtocolError::NoPiece(..) => "no-piece",
             ProtocolError::NotYourTurn(..) => "not-your-turn",
@@ -123,6 +133,7 @@ impl ProtocolError {
             ProtocolError::PgnSyntax(_) | ProtocolError::VariationFirst(_) => "pgn-syntax",
             ProtocolError::NoSuchGame { .. } => "no-such-game",
             ProtocolError::UnreadableFile { .. } => "unreadable-file",
+            ProtocolError::UnwritableFile { .. } => "unwritable-file",
             ProtocolError::BadVariant(_) => "bad-variant",
             ProtocolError::BadResult(_) => "bad-result",
             ProtocolError::BadFenTag(_) | ProtocolError::MissingFen => "bad-fen",
@@ -134,6 +145,7 @@ impl ProtocolError {
     pub fn move_ref(&self) -> Option<&MoveRef> {
         match self {
             ProtocolError::BadMove(at)
+            | ProtocolError::LowerCasePiece(at)
             | ProtocolError::GameOver(Some(at), _)
             | ProtocolError::NoPiece(at, _)
             | ProtocolError::NotYourTurn(at, _)
@@ -203,6 +215,9 @@ impl ProtocolError {
     /// The protocol error for a move that cannot be played.
     pub fn from_move(error: MoveError, at: MoveRef, mode: CastlingMode) -> ProtocolError {
         match error {
+            MoveError::Syntax if crate::san::is_lower_case_piece(&at.text) => {
+                ProtocolError::LowerCasePiece(at)
+            }
             MoveError::Syntax => ProtocolError::BadMove(at),
             MoveError::GameOver(status) => ProtocolError::GameOver(Some(at), status),
             MoveError::Uci(why @ IllegalMove::NoPiece(_)) => ProtocolError::NoPiece(at, why),
@@ -230,7 +245,10 @@ impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProtocolError::UnknownCommand(word) => {
-                write!(f, "'{word}' is not a command (help lists them)")
+                write!(f, "'{}' is not a command (help lists them)", Excerpt(word))
+            }
+            ProtocolError::NoCommand => {
+                f.write_str("a request id needs a command after it (help lists them)")
             }
             ProtocolError::BadArgument(why) => f.write_str(why),
             ProtocolError::BadFen(
@@ -241,6 +259,7 @@ impl fmt::Display for ProtocolError {
             ),
             ProtocolError::BadFen(why) => write!(f, "{why}"),
             ProtocolError::BadMove(at)
+            | ProtocolError::LowerCasePiece(at)
             | ProtocolError::GameOver(Some(at), _)
             | ProtocolError::NoPiece(at, _)
             | ProtocolError::NotYourTurn(at, _)
@@ -280,14 +299,19 @@ impl fmt::Display for ProtocolError {
                 found,
             } => {
                 let games = if *found == 1 { "game" } else { "games" };
+                let path = PathExcerpt(path);
                 write!(f, "{path} holds {found} {games}, so there is no game {wanted}")
             }
             ProtocolError::UnreadableFile { path, reason } => {
-                write!(f, "cannot read {path}: {reason}")
+                write!(f, "cannot read {}: {reason}", PathExcerpt(path))
+            }
+            ProtocolError::UnwritableFile { path, reason } => {
+                write!(f, "cannot write {}: {reason}", PathExcerpt(path))
             }
             ProtocolError::BadVariant(variant) => write!(
                 f,
-                "variant '{variant}' is not played here (only standard chess and Chess960)"
+                "variant '{}' is not played here (only standard chess and Chess960)",
+                Excerpt(variant)
             ),
             ProtocolError::BadResult(why) => write!(f, "{why}"),
             ProtocolError::BadFenTag(
@@ -311,6 +335,9 @@ impl fmt::Display for Reason<'_> {
         match self.0 {
             ProtocolError::BadMove(_) => {
                 f.write_str("not a move in UCI (e2e4, e7e8q) or SAN (Nf3, O-O, e8=Q)")
+            }
+            ProtocolError::LowerCasePiece(_) => {
+                f.write_str("in SAN the piece letter is upper-case (Nf3, Qxd8; b is a pawn's file)")
             }
             ProtocolError::GameOver(Some(_), status) => {
                 write!(f, "the game is over ({status})")

@@ -37,7 +37,7 @@ uciok
     Topic {
         keyword: "isready",
         syntax: "isready",
-        summary: "answers readyok once every earlier command is done",
+        summary: "answers readyok after the earlier commands, or at once while a perft runs (ahead of its answer)",
         example: "\
 > isready
 readyok
@@ -165,7 +165,7 @@ legal Ke2 no illegal-move
     Topic {
         keyword: "check",
         syntax: "check",
-        summary: "tells whether the side to move is in check, and from which squares",
+        summary: "tells whether the side to move is in check, and the squares of the checking pieces",
         example: "\
 > position startpos moves f3 e5 g4 Qh4
 > check
@@ -281,8 +281,9 @@ error bad-argument the Result tag is derived from the game and cannot be set
     },
     Topic {
         keyword: "pgn",
-        syntax: "pgn",
-        summary: "writes the game in PGN export format, then end",
+        syntax: "pgn\n\
+                 pgn save <path>",
+        summary: "writes the game in PGN export format, then end; pgn save writes it to a file (the rest of the line is the path), answering nothing",
         example: "\
 > position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7
 > tag White Paul Morphy
@@ -306,7 +307,7 @@ end
         example: "\
 > help isready
 isready
-answers readyok once every earlier command is done
+answers readyok after the earlier commands, or at once while a perft runs (ahead of its answer)
 example:
   > isready
   readyok
@@ -316,7 +317,7 @@ end
     Topic {
         keyword: "stop",
         syntax: "stop",
-        summary: "ends a running go perft, which then answers the moves counted so far and Nodes searched with stopped; answers nothing",
+        summary: "ends a running go perft or perft, which then answers what it counted so far marked stopped, and drops the perfts queued behind it (they answer stopped, nothing counted); answers nothing",
         example: "\
 > stop
 ",
@@ -324,7 +325,7 @@ end
     Topic {
         keyword: "quit",
         syntax: "quit",
-        summary: "ends the process at once; answers nothing",
+        summary: "no more commands: every earlier command is answered (a perft in full, unless stop came first), then the process ends; answers nothing",
         example: "\
 > quit
 ",

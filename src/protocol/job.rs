@@ -31,6 +31,22 @@ pub struct Job {
 }
 
 impl Job {
+    /// The answer of a perft dropped before it started: stopped, nothing counted.
+    pub fn dropped(&self) -> Answer {
+        match self.answer {
+            PerftAnswer::Total => Answer::Perft {
+                depth: self.depth,
+                nodes: 0,
+                stopped: true,
+            },
+            PerftAnswer::Divide => Answer::Divide {
+                lines: Vec::new(),
+                total: 0,
+                stopped: true,
+            },
+        }
+    }
+
     /// Runs the perft until it is done or `stop` is raised.
     pub fn run(&self, stop: &AtomicBool) -> Answer {
         let split = if self.depth == 0 {

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::excerpt::Excerpt;
 use crate::fen::FenError;
 use crate::game::{resolve_move, Game};
 use crate::moves::Move;
@@ -119,7 +120,7 @@ impl Session {
     /// Runs one command (a line without its id), except long work, which it hands back.
     pub fn step(&mut self, text: &str) -> Step {
         // Control characters (NUL above all) would otherwise be echoed back inside
-        // error messages; blanks such as tab are separators.
+        // error messages; tab is a separator.
         if has_control(text) {
             return Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)));
         }
@@ -210,6 +211,15 @@ impl Session {
                 let mut text = String::with_capacity(1024);
                 pgn::writer::write_game(&mut text, &self.tags, &self.game);
                 Answer::Pgn(text)
+            }
+            Command::PgnSave(path) => {
+                let mut text = String::with_capacity(1024);
+                pgn::writer::write_game(&mut text, &self.tags, &self.game);
+                std::fs::write(path, text).map_err(|e| ProtocolError::UnwritableFile {
+                    path: path.to_string(),
+                    reason: e.to_string(),
+                })?;
+                return Ok(None);
             }
             Command::Display => Answer::Board(Box::new(pos)),
             // Long work is handed back by `step`; run here, it would not be stoppable.
@@ -328,8 +338,12 @@ impl Session {
 
     /// Every origin square with the targets `move` accepts from it. Castling is the
     /// target that UCI prints and, in standard notation, king-takes-rook too: board
-    /// widgets send either.
+    /// widgets send either. None once the game has a result: a board fed from them
+    /// must not let a piece be dragged that `move` would refuse.
     fn dests(&self) -> Vec<(Square, Vec<Square>)> {
+        if self.game.status().is_over() {
+            return Vec::new();
+        }
         let mode = self.game.mode();
         let mut pairs: Vec<(Square, Square)> = Vec::new();
         for &m in self.game.legal_moves().iter() {
@@ -435,17 +449,19 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
     Ok(pos)
 }
 
-/// Whether a line holds a control character other than blanks: bad input.
+/// Whether a line holds a control character other than tab: bad input. A carriage
+/// return inside a line, a vertical tab, a form feed or a C1 control such as U+0085 is
+/// no separator a client means to send, and would be copied raw into a transcript.
 pub(crate) fn has_control(line: &str) -> bool {
-    // Printable ASCII and the blanks (tab to carriage return) in one pass, without
-    // decoding characters: every command line is checked.
+    // Printable ASCII and tab in one pass, without decoding characters: every command
+    // line is checked.
     if line
         .bytes()
-        .all(|b| (b' '..=b'~').contains(&b) || (b'\t'..=b'\r').contains(&b))
+        .all(|b| (b' '..=b'~').contains(&b) || b == b'\t')
     {
         return false;
     }
-    line.chars().any(|c| c.is_control() && !c.is_whitespace())
+    line.chars().any(|c| c.is_control() && c != '\t')
 }
 
 fn at(text: &str, ply: Option<usize>) -> MoveRef {
@@ -476,7 +492,8 @@ fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Protocol
         return match value.map(|v| (v, v.parse::<u32>())) {
             Some((_, Ok(n))) if n <= MAX_THREADS => Ok(OptionValue::Threads(n)),
             Some((v, _)) => Err(ProtocolError::BadOption(format!(
-                "Threads is a whole number from 0 (one per core) to {MAX_THREADS}, not '{v}'"
+                "Threads is a whole number from 0 (one per core) to {MAX_THREADS}, not '{}'",
+                Excerpt(v)
             ))),
             None => Err(ProtocolError::BadOption(
                 "Threads needs a value: a number of threads, or 0 for one per core".to_string(),
@@ -484,7 +501,8 @@ fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Protocol
         };
     }
     Err(ProtocolError::BadOption(format!(
-        "unknown option '{name}' (the options are UCI_Chess960, Threads and JSON)"
+        "unknown option '{}' (the options are UCI_Chess960, Threads and JSON)",
+        Excerpt(name)
     )))
 }
 
@@ -494,7 +512,8 @@ fn parse_check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
         Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
         Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
         Some(v) => Err(ProtocolError::BadOption(format!(
-            "{name} is true or false, not '{v}'"
+            "{name} is true or false, not '{}'",
+            Excerpt(v)
         ))),
         None => Err(ProtocolError::BadOption(format!(
             "{name} needs a value: true or false"
@@ -507,13 +526,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_ascii_control_check_agrees_with_the_character_one() {
+    fn every_control_character_but_tab_is_bad_input() {
         for b in 0u8..128 {
             let line = format!("move e4{}", char::from(b));
-            let by_chars = line.chars().any(|c| c.is_control() && !c.is_whitespace());
-            assert_eq!(has_control(&line), by_chars, "byte {b:#x}");
+            let control = b < 0x20 && b != b'\t' || b == 0x7f;
+            assert_eq!(has_control(&line), control, "byte {b:#x}");
         }
         assert!(has_control("é\u{9f}"));
+        assert!(has_control("turn\u{85}fen"));
         assert!(!has_control("é\u{a0}"));
+        assert!(!has_control("move\u{2003}e4"));
     }
 }

@@ -21,6 +21,13 @@ pub const MAX_LINE: usize = 1 << 20;
 
 const BUFFER: usize = 64 * 1024;
 
+/// How much of a line longer than `MAX_LINE` is kept: enough for its request id, which
+/// the error must carry.
+const KEPT_OF_TOO_LONG: usize = 1024;
+
+/// The UTF-8 byte-order mark that Windows editors write at the start of a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// How often, once the input has ended with long work left, the stream asks whether
 /// anyone still reads the answers: the most a vanished client waits for the work to
 /// stop, beyond the stop itself.
@@ -31,7 +38,8 @@ const HANGUP_CHECK: Duration = Duration::from_millis(10);
 pub enum Line {
     /// The line's bytes (into the caller's buffer), without `\n` or `\r\n`.
     Bytes,
-    /// Longer than `MAX_LINE`; its bytes were skipped.
+    /// Longer than `MAX_LINE`; its bytes were skipped but the first
+    /// `KEPT_OF_TOO_LONG`, left in the caller's buffer.
     TooLong,
 }
 
@@ -42,6 +50,8 @@ pub struct LineReader<R> {
     buf: Box<[u8]>,
     start: usize,
     end: usize,
+    /// No line has been returned yet: a byte-order mark may start the input.
+    first: bool,
 }
 
 impl<R: Read> LineReader<R> {
@@ -51,6 +61,7 @@ impl<R: Read> LineReader<R> {
             buf: vec![0; BUFFER].into_boxed_slice(),
             start: 0,
             end: 0,
+            first: true,
         }
     }
 
@@ -58,6 +69,18 @@ impl<R: Read> LineReader<R> {
     /// runs whenever every byte read so far has been used, just before a read that may
     /// block: the moment to flush answers to a client that is waiting for them.
     pub fn next_line(
+        &mut self,
+        line: &mut Vec<u8>,
+        before_wait: impl FnMut() -> io::Result<()>,
+    ) -> io::Result<Option<Line>> {
+        let next = self.read_line(line, before_wait)?;
+        if std::mem::take(&mut self.first) && line.starts_with(BOM) {
+            line.drain(..BOM.len());
+        }
+        Ok(next)
+    }
+
+    fn read_line(
         &mut self,
         line: &mut Vec<u8>,
         mut before_wait: impl FnMut() -> io::Result<()>,
@@ -91,7 +114,9 @@ impl<R: Read> LineReader<R> {
                 // A `\r` ending the line is not part of it, so allow one byte more here.
                 if line.len() + chunk.len() > MAX_LINE + 1 {
                     too_long = true;
-                    line.clear();
+                    line.truncate(KEPT_OF_TOO_LONG);
+                    let room = KEPT_OF_TOO_LONG - line.len();
+                    line.extend_from_slice(&chunk[..room.min(chunk.len())]);
                 } else {
                     line.extend_from_slice(chunk);
                 }
@@ -109,10 +134,108 @@ fn finish(line: &mut Vec<u8>, too_long: bool) -> Line {
         line.pop();
     }
     if too_long || line.len() > MAX_LINE {
-        line.clear();
+        line.truncate(KEPT_OF_TOO_LONG);
         Line::TooLong
     } else {
         Line::Bytes
+    }
+}
+
+/// The request id of a line whose text cannot be read (not UTF-8, or the start of a
+/// line too long to read): its leading `@<id>`, when the id is readable text followed
+/// by a blank, so that the error still reaches the request that waits for it.
+fn readable_id(bytes: &[u8]) -> Option<&str> {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = bytes.iter().position(|b| !blank(b))?;
+    let rest = bytes[start..].strip_prefix(b"@")?;
+    let end = rest.iter().position(blank)?;
+    let token = std::str::from_utf8(&rest[..end]).ok()?;
+    // As `Request::split` reads it: up to the first blank of any kind.
+    let id = token.split(char::is_whitespace).next()?;
+    (!id.is_empty() && !has_control(id)).then_some(id)
+}
+
+/// Where the work run in the reading thread stands, for the thread that watches the
+/// answers' reader meanwhile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Watched {
+    #[default]
+    Idle,
+    Working,
+    /// Nobody reads the answers: the work was stopped, and no more is run.
+    Gone,
+    Closed,
+}
+
+/// Stops a perft run in the reading thread (command files, `-c`, the REPL), where no
+/// `stop` can come, once nobody reads its answer: `arbiter -c 'perft 9' | true` ends
+/// at once instead of counting for hours.
+#[derive(Default)]
+struct Watch {
+    state: Mutex<Watched>,
+    wake: Condvar,
+}
+
+impl Watch {
+    fn lock(&self) -> MutexGuard<'_, Watched> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The watcher thread: while work runs, asks every `HANGUP_CHECK` whether the
+    /// reader has gone, and if so raises `stop`; ends at `close`.
+    fn watch(&self, stop: &AtomicBool, reader_gone: fn() -> bool) {
+        let mut state = self.lock();
+        loop {
+            state = match *state {
+                Watched::Gone | Watched::Closed => return,
+                Watched::Idle => self
+                    .wake
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner),
+                Watched::Working => {
+                    if reader_gone() {
+                        stop.store(true, Ordering::Relaxed);
+                        *state = Watched::Gone;
+                        return;
+                    }
+                    match self.wake.wait_timeout(state, HANGUP_CHECK) {
+                        Ok((state, _)) => state,
+                        Err(poisoned) => poisoned.into_inner().0,
+                    }
+                }
+            };
+        }
+    }
+
+    /// Runs a job under watch: its answer, or a `BrokenPipe` error once nobody reads.
+    fn run(&self, job: &Job, stop: &AtomicBool) -> io::Result<Answer> {
+        let gone = || io::Error::new(io::ErrorKind::BrokenPipe, "nobody reads the answers");
+        // Lowered before the watcher may raise it.
+        stop.store(false, Ordering::Relaxed);
+        {
+            let mut state = self.lock();
+            if *state == Watched::Gone {
+                return Err(gone());
+            }
+            *state = Watched::Working;
+        }
+        self.wake.notify_one();
+        let answer = job.run(stop);
+        let mut state = self.lock();
+        if *state == Watched::Gone {
+            return Err(gone());
+        }
+        *state = Watched::Idle;
+        Ok(answer)
+    }
+
+    fn close(&self) {
+        let mut state = self.lock();
+        if *state != Watched::Gone {
+            *state = Watched::Closed;
+        }
+        drop(state);
+        self.wake.notify_one();
     }
 }
 
@@ -140,8 +263,13 @@ enum Outcome {
 
 /// A line waiting for the running job to end, or what was wrong with its bytes.
 enum Queued {
-    Line(String),
-    Refused(ProtocolError),
+    /// `stopped`: a `stop` came after it, so a perft it asks for answers at once, as
+    /// stopped (a double-clicked Perft button then needs one `stop`).
+    Line { text: String, stopped: bool },
+    Refused {
+        error: ProtocolError,
+        id: Option<String>,
+    },
 }
 
 /// Everything the reader and the worker share, behind one lock.
@@ -152,7 +280,7 @@ struct Core<W> {
     failed: bool,
     /// A job runs, or the lines that came during one are still being answered.
     busy: bool,
-    /// `quit` came while busy: every job left stops at once.
+    /// Nobody reads the answers any more: every job left stops at once.
     quitting: bool,
     queue: VecDeque<Queued>,
     /// An output error the worker met, for the reader to return.
@@ -166,19 +294,31 @@ impl<W: Write> Core<W> {
         if self.echo {
             let shown = line.trim();
             // A line refused as bad input is not echoed: its text cannot be shown.
-            if !shown.is_empty() && !has_control(shown) {
+            if !shown.is_empty() && !has_control(line) {
                 writeln!(self.out, "> {shown}")?;
             }
         }
         let request = Request::split(line);
-        let step = self.session.step(request.text);
+        let step = if request.id.is_some_and(has_control) {
+            Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
+        } else {
+            match self.session.step(request.text) {
+                // An id alone asks for nothing, yet its client waits for an answer.
+                Step::Reply(Reply::Silent)
+                    if request.id.is_some() && request.keyword().is_none() =>
+                {
+                    Step::Reply(Reply::Error(ProtocolError::NoCommand))
+                }
+                step => step,
+            }
+        };
         // A line refused for its bytes names no command.
         let refused = matches!(
             step,
             Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
         );
         let header = Header {
-            id: request.id,
+            id: request.id.filter(|id| !has_control(id)),
             command: request.keyword().filter(|_| !refused),
         };
         match step {
@@ -214,18 +354,24 @@ impl<W: Write> Core<W> {
         reply.write(&mut self.out, header, format)
     }
 
-    /// The answer to a line that never became a command (too long, not UTF-8).
-    fn refuse(&mut self, error: ProtocolError) -> io::Result<()> {
-        self.emit(&Header::default(), &Reply::Error(error))
+    /// The answer to a line that never became a command (too long, not UTF-8), with
+    /// the line's id when that much of it could be read.
+    fn refuse(&mut self, error: ProtocolError, id: Option<&str>) -> io::Result<()> {
+        let header = Header { id, command: None };
+        self.emit(&header, &Reply::Error(error))
     }
 
-    /// Handles a line and runs its job, if any, here and now.
-    fn run_to_end(&mut self, line: &str) -> io::Result<Flow> {
+    /// Handles a line and runs its job, if any, here and now, with `run`.
+    fn run_to_end(
+        &mut self,
+        line: &str,
+        run: impl FnOnce(&Job) -> io::Result<Answer>,
+    ) -> io::Result<Flow> {
         match self.handle(line)? {
             Outcome::Done => Ok(Flow::Continue),
             Outcome::Quit => Ok(Flow::Quit),
             Outcome::Work(work) => {
-                let answer = work.job.run(&AtomicBool::new(false));
+                let answer = run(&work.job)?;
                 self.finish(&work, answer)?;
                 Ok(Flow::Continue)
             }
@@ -241,7 +387,8 @@ impl<W: Write> Core<W> {
     }
 }
 
-/// The commands answered at once even while a job runs.
+/// The commands that act at once even while a job runs: `isready` and `stop` are
+/// answered ahead of the queue, `quit` ends the reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Urgent {
     IsReady,
@@ -261,14 +408,18 @@ fn urgent(line: &str) -> Option<Urgent> {
 /// A session wired to an output: runs lines, echoes them if asked, remembers whether
 /// any answer was an error (for the exit status). In a stream, long work runs on a
 /// worker thread while the lines go on being read: `isready` is answered at once,
-/// `stop` ends the work, `quit` stops it and ends the stream, and every other line waits
-/// its turn and is answered after the work, in order. The end of the input lets the
-/// work finish, unless nobody reads the answers any more (`run_stream_watched`).
+/// `stop` ends the work and the perfts queued behind it, and every other line waits its
+/// turn and is answered after the work, in order. `quit` and the end of the input end
+/// the reading and let the work finish, unless nobody reads the answers any more
+/// (`run_stream_watched`).
 pub struct Runner<W: Write> {
     core: Mutex<Core<W>>,
     stop: AtomicBool,
     /// Signalled when the worker has answered everything and is no longer busy.
     idle: Condvar,
+    /// Whether nobody reads the answers any more, for work run where no `stop` can
+    /// come (`run_line`, `run_batch`); `None`: the output is always read.
+    reader_gone: Option<fn() -> bool>,
 }
 
 impl<W: Write + Send> Runner<W> {
@@ -287,7 +438,14 @@ impl<W: Write + Send> Runner<W> {
             }),
             stop: AtomicBool::new(false),
             idle: Condvar::new(),
+            reader_gone: None,
         }
+    }
+
+    /// Tells `run_line` and `run_batch` how to see that nobody reads the answers any
+    /// more: a perft they run then stops, and they end with a `BrokenPipe` error.
+    pub fn watch_reader(&mut self, reader_gone: fn() -> bool) {
+        self.reader_gone = Some(reader_gone);
     }
 
     fn lock(&self) -> MutexGuard<'_, Core<W>> {
@@ -320,14 +478,59 @@ impl<W: Write + Send> Runner<W> {
 
     /// Runs one command line to its end, long work included.
     pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
-        self.core().run_to_end(line)
+        let Runner {
+            core,
+            stop,
+            reader_gone,
+            ..
+        } = self;
+        let core = core.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let reader_gone = *reader_gone;
+        core.run_to_end(line, |job| match reader_gone {
+            None => Ok(job.run(&AtomicBool::new(false))),
+            // A watcher for this job alone: a line is typed or given with `-c`.
+            Some(gone) => {
+                let (watch, stop) = (&Watch::default(), &*stop);
+                std::thread::scope(|scope| {
+                    scope.spawn(move || watch.watch(stop, gone));
+                    let answer = watch.run(job, stop);
+                    watch.close();
+                    answer
+                })
+            }
+        })
     }
 
     /// Runs every line of a stream one after the other, long work included, until its
     /// end or `quit`: a command file, where nobody waits to interrupt a perft and the
-    /// answers come strictly in order.
+    /// answers come strictly in order. A perft stops once nobody reads the answers
+    /// (see `watch_reader`).
     pub fn run_batch(&mut self, input: impl Read) -> io::Result<Flow> {
-        let core = self.core();
+        let Runner {
+            core,
+            stop,
+            reader_gone,
+            ..
+        } = self;
+        let core = core.get_mut().unwrap_or_else(PoisonError::into_inner);
+        let reader_gone = *reader_gone;
+        let (watch, stop) = (&Watch::default(), &*stop);
+        std::thread::scope(|scope| {
+            // One watcher for the whole file: it sleeps while no perft runs.
+            if let Some(gone) = reader_gone {
+                scope.spawn(move || watch.watch(stop, gone));
+            }
+            let flow = Self::batch(core, input, |job| watch.run(job, stop));
+            watch.close();
+            flow
+        })
+    }
+
+    fn batch(
+        core: &mut Core<W>,
+        input: impl Read,
+        run: impl Fn(&Job) -> io::Result<Answer>,
+    ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
         let mut bytes = Vec::new();
         loop {
@@ -335,13 +538,13 @@ impl<W: Write + Send> Runner<W> {
             let flow = match reader.next_line(&mut bytes, || out.flush())? {
                 None => return Ok(Flow::Continue),
                 Some(Line::TooLong) => {
-                    core.refuse(ProtocolError::LineTooLong(MAX_LINE))?;
+                    core.refuse(ProtocolError::LineTooLong(MAX_LINE), readable_id(&bytes))?;
                     Flow::Continue
                 }
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
-                    Ok(text) => core.run_to_end(text)?,
+                    Ok(text) => core.run_to_end(text, &run)?,
                     Err(_) => {
-                        core.refuse(ProtocolError::BadInput(BadInput::Utf8))?;
+                        core.refuse(ProtocolError::BadInput(BadInput::Utf8), readable_id(&bytes))?;
                         Flow::Continue
                     }
                 },
@@ -353,18 +556,18 @@ impl<W: Write + Send> Runner<W> {
     }
 
     /// Runs every line of a stream until its end or `quit`, flushing the answers
-    /// whenever the input has nothing more waiting. At the end of the input, the work
-    /// already asked for is finished and answered before this returns: the output is
-    /// taken to be read to its end (a `Vec`, a file).
+    /// whenever the input has nothing more waiting. At the end of the input or `quit`,
+    /// the work already asked for is finished and answered before this returns: the
+    /// output is taken to be read to its end (a `Vec`, a file).
     pub fn run_stream(&mut self, input: impl Read) -> io::Result<Flow> {
         self.run_stream_watched(input, || false)
     }
 
     /// `run_stream` for an output whose reader may go away, as a client's pipe does
     /// when the client exits: `reader_gone` tells whether it has. When the input ends
-    /// while long work is left, the work is finished and answered as long as someone
+    /// (or `quit` comes) while long work is left, the work is finished and answered as long as someone
     /// reads the answers; once nobody does, the running perft is stopped and the lines
-    /// waiting behind it are dropped, so that the process ends promptly, as on `quit`.
+    /// waiting behind it are dropped, so that the process ends promptly.
     pub fn run_stream_watched(
         &mut self,
         input: impl Read,
@@ -373,7 +576,8 @@ impl<W: Write + Send> Runner<W> {
         let this = &*self;
         let flow = std::thread::scope(|scope| {
             let flow = this.read_stream(input, scope);
-            if flow.as_ref().is_ok_and(|&flow| flow == Flow::Continue) {
+            // `quit` and the end of the input alike: no more commands.
+            if flow.is_ok() {
                 this.await_work(&reader_gone);
             }
             if flow.is_err() {
@@ -412,26 +616,44 @@ impl<W: Write + Send> Runner<W> {
             }
             if core.busy {
                 match text.map(|t| (t, urgent(t))) {
-                    Ok((t, Some(which))) => {
+                    Ok((t, Some(Urgent::IsReady))) => {
                         core.handle(t)?;
                         core.out.flush()?;
-                        if which != Urgent::IsReady {
-                            self.stop.store(true, Ordering::Relaxed);
-                        }
-                        if which == Urgent::Quit {
-                            core.quitting = true;
-                            return Ok(Flow::Quit);
+                    }
+                    Ok((t, Some(Urgent::Stop))) => {
+                        core.handle(t)?;
+                        core.out.flush()?;
+                        self.stop.store(true, Ordering::Relaxed);
+                        for queued in &mut core.queue {
+                            if let Queued::Line { stopped, .. } = queued {
+                                *stopped = true;
+                            }
                         }
                     }
-                    Ok((t, None)) => core.queue.push_back(Queued::Line(t.to_string())),
-                    Err(error) => core.queue.push_back(Queued::Refused(error)),
+                    // No more commands: those before it are answered in full, as at
+                    // the end of the input; it waits its turn to be echoed.
+                    Ok((t, Some(Urgent::Quit))) => {
+                        core.queue.push_back(Queued::Line {
+                            text: t.to_string(),
+                            stopped: false,
+                        });
+                        return Ok(Flow::Quit);
+                    }
+                    Ok((t, None)) => core.queue.push_back(Queued::Line {
+                        text: t.to_string(),
+                        stopped: false,
+                    }),
+                    Err(error) => core.queue.push_back(Queued::Refused {
+                        error,
+                        id: readable_id(&bytes).map(str::to_string),
+                    }),
                 }
                 continue;
             }
             let outcome = match text {
                 Ok(t) => core.handle(t)?,
                 Err(error) => {
-                    core.refuse(error)?;
+                    core.refuse(error, readable_id(&bytes))?;
                     Outcome::Done
                 }
             };
@@ -448,9 +670,9 @@ impl<W: Write + Send> Runner<W> {
         }
     }
 
-    /// At the end of the input: waits until the worker has answered everything, unless
-    /// the answers' reader goes away first, which ends the work as `quit` does and drops
-    /// the lines still waiting (nobody could read their answers).
+    /// At the end of the input or `quit`: waits until the worker has answered
+    /// everything, unless the answers' reader goes away first, which stops the work and
+    /// drops the lines still waiting (nobody could read their answers).
     fn await_work(&self, reader_gone: &impl Fn() -> bool) {
         let mut core = self.lock();
         while core.busy {
@@ -502,15 +724,17 @@ impl<W: Write + Send> Runner<W> {
         core.finish(work, answer)?;
         while let Some(queued) = core.queue.pop_front() {
             match queued {
-                Queued::Refused(error) => core.refuse(error)?,
-                Queued::Line(line) => match core.handle(&line)? {
+                Queued::Refused { error, id } => core.refuse(error, id.as_deref())?,
+                Queued::Line { text, stopped } => match core.handle(&text)? {
                     Outcome::Done | Outcome::Quit => {}
+                    Outcome::Work(next) if stopped || core.quitting => {
+                        let answer = next.job.dropped();
+                        core.finish(&next, answer)?;
+                    }
                     Outcome::Work(next) => {
                         // Armed before the answers so far go out: a client that reads
                         // them and sends stop must stop the next perft.
-                        if !core.quitting {
-                            self.stop.store(false, Ordering::Relaxed);
-                        }
+                        self.stop.store(false, Ordering::Relaxed);
                         // The answers so far must not wait for the next perft.
                         core.out.flush()?;
                         return Ok(Some(next));
