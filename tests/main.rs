@@ -11,6 +11,7 @@ mod many_games;
 mod perft;
 mod pgn_docs;
 mod pgn_python;
+mod pgn_results;
 mod pgn_roundtrip;
 mod pgn_scripts;
 mod properties;
