@@ -7,6 +7,7 @@ mod fuzz_regressions;
 mod json_mode;
 mod limits;
 mod long_work;
+mod many_games;
 mod perft;
 mod pgn_docs;
 mod pgn_python;

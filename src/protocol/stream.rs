@@ -13,8 +13,9 @@ use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
+use super::prefix::{GameName, Version};
 use super::request::Request;
-use super::session::{has_control, Session, Step};
+use super::session::{has_control, Address, Session, Step};
 
 /// The longest line, in bytes without its line ending, that is read as a command.
 pub const MAX_LINE: usize = 1 << 20;
@@ -251,6 +252,8 @@ struct Work {
     job: Box<Job>,
     id: Option<String>,
     command: Option<String>,
+    game: Option<GameName>,
+    version: Option<Version>,
 }
 
 /// What a line did.
@@ -299,18 +302,24 @@ impl<W: Write> Core<W> {
             }
         }
         let request = Request::split(line);
-        let step = if request.id.is_some_and(has_control) {
-            Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
+        let (step, address) = if request.id.is_some_and(has_control) {
+            let refused = Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)));
+            (refused, Address::whole(request.text))
         } else {
-            match self.session.step(request.text) {
+            match self.session.step_addressed(request.text) {
                 // An id alone asks for nothing, yet its client waits for an answer.
-                Step::Reply(Reply::Silent)
+                (Step::Reply(Reply::Silent), address)
                     if request.id.is_some() && request.keyword().is_none() =>
                 {
-                    Step::Reply(Reply::Error(ProtocolError::NoCommand))
+                    (Step::Reply(Reply::Error(ProtocolError::NoCommand)), address)
                 }
-                step => step,
+                answered => answered,
             }
+        };
+        // The answer is named by the command's word, after any prefixes.
+        let command = Request {
+            id: request.id,
+            text: address.text,
         };
         // A line refused for its bytes names no command.
         let refused = matches!(
@@ -319,7 +328,9 @@ impl<W: Write> Core<W> {
         );
         let header = Header {
             id: request.id.filter(|id| !has_control(id)),
-            command: request.keyword().filter(|_| !refused),
+            command: command.keyword().filter(|_| !refused),
+            game: address.game,
+            version: address.version,
         };
         match step {
             Step::Reply(reply) => {
@@ -334,6 +345,8 @@ impl<W: Write> Core<W> {
                 job,
                 id: header.id.map(str::to_string),
                 command: header.command.map(str::to_string),
+                game: header.game,
+                version: header.version,
             }))),
         }
     }
@@ -357,7 +370,12 @@ impl<W: Write> Core<W> {
     /// The answer to a line that never became a command (too long, not UTF-8), with
     /// the line's id when that much of it could be read.
     fn refuse(&mut self, error: ProtocolError, id: Option<&str>) -> io::Result<()> {
-        let header = Header { id, command: None };
+        let header = Header {
+            id,
+            command: None,
+            game: None,
+            version: None,
+        };
         self.emit(&header, &Reply::Error(error))
     }
 
@@ -382,6 +400,8 @@ impl<W: Write> Core<W> {
         let header = Header {
             id: work.id.as_deref(),
             command: work.command.as_deref(),
+            game: work.game,
+            version: work.version,
         };
         self.emit(&header, &Reply::Answer(answer))
     }
