@@ -782,6 +782,35 @@ mod tests {
     }
 
     #[test]
+    fn an_unreadable_line_keeps_a_readable_id_followed_by_a_blank() {
+        assert_eq!(readable_id(b"@n2 move \xff\xfe"), Some("n2"));
+        assert_eq!(readable_id(b" \t@a:b\tx"), Some("a:b"));
+        assert_eq!(readable_id(b"@\xc3\xa9t \xff"), Some("\u{e9}t"));
+        // Cut off, unreadable, holding a control character, or no id at all.
+        for line in [
+            &b"@n3"[..],
+            b"@n\xff x",
+            b"@n\x01 x",
+            b"@ x",
+            b"move \xff",
+            b"",
+        ] {
+            assert_eq!(readable_id(line), None, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_at_the_start_only() {
+        let mut reader = LineReader::new(&b"\xef\xbb\xbfturn\n\xef\xbb\xbffen\n"[..]);
+        let mut line = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(Line::Bytes) = reader.next_line(&mut line, || Ok(())).unwrap() {
+            lines.push(line.clone());
+        }
+        assert_eq!(lines, [b"turn".to_vec(), b"\xef\xbb\xbffen".to_vec()]);
+    }
+
+    #[test]
     fn the_terminal_board_is_drawn_in_text_mode_without_an_id() {
         let out = run("d\n");
         assert!(out.contains('\x1b'), "{out}");
