@@ -15,5 +15,6 @@ mod pgn_roundtrip;
 mod pgn_scripts;
 mod properties;
 mod protocol;
+mod reference;
 mod repl;
 mod rules;

@@ -34,6 +34,9 @@ fn suite() -> Vec<Case> {
 fn check_suite(keep: impl Fn(u64) -> bool) {
     let cases = suite();
     assert_eq!(cases.len(), 67, "the suite has 67 positions");
+    // A malformed depth field would drop its check silently: count them all.
+    let depths: usize = cases.iter().map(|case| case.depths.len()).sum();
+    assert_eq!(depths, 341, "the suite has 341 position-depth counts");
     let mut failures = Vec::new();
     for case in &cases {
         let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));

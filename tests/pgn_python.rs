@@ -1,30 +1,29 @@
 //! The python-chess cross-check of `pgn` (`scripts/pgn-python-check`): a quick slice of
-//! it in the default run, through the real binary. Skipped, with a note, when
-//! python-chess is not installed (`pip install chess`).
+//! it in the default run, through the real binary. Without python-chess it skips as
+//! `reference::skip` says (a failure in CI).
 
 use std::path::Path;
 use std::process::Command;
+
+use crate::reference::{python_with, skip};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// Games in the slice: about a second and a half on an idle core.
 const GAMES: &str = "30";
 
-fn python_chess_installed() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .output()
-        .is_ok_and(|out| out.status.success())
-}
-
 #[test]
 fn python_chess_reads_every_pgn_answer_alike() {
-    if !python_chess_installed() {
-        eprintln!("skipped: python-chess is not installed (pip install chess)");
+    let Some(python) = python_with("chess.pgn") else {
+        skip(
+            "pgn-python-check",
+            "python-chess is not importable",
+            "pip install chess",
+        );
         return;
-    }
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pgn-python-check");
-    let out = Command::new("python3")
+    let out = Command::new(python)
         .arg(script)
         .args(["--games", GAMES, "--bin", BIN])
         .output()

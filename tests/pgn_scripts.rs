@@ -1,7 +1,6 @@
 //! Slices of the PGN scripts in the default run, through the binary cargo built:
-//! `scripts/differential-pgn` when python-chess is importable, `scripts/pgn-parallel-check`
-//! when GNU parallel is installed. Without the tool a test prints why it skipped and
-//! passes: these tools are test references, not requirements of the build.
+//! `scripts/differential-pgn` against python-chess, `scripts/pgn-parallel-check` through
+//! GNU parallel. Without the tool a test skips as `reference::skip` says (a failure in CI).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -13,6 +12,7 @@ use arbiter::position::Position;
 use arbiter::uci::CastlingMode;
 
 use crate::differential::Rng;
+use crate::reference::{find_tool, python_with, search_path, skip};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -30,34 +30,14 @@ fn shown(output: &Output) -> String {
     )
 }
 
-/// The directories a test tool may live in besides the inherited PATH (Debian puts
-/// parallel in /usr/bin, stockfish and pgn-extract in /usr/games).
-fn search_path() -> String {
-    let inherited = std::env::var("PATH").unwrap_or_default();
-    format!("{inherited}:/usr/local/bin:/usr/bin:/bin:/usr/games")
-}
-
-fn find_tool(name: &str) -> Option<PathBuf> {
-    search_path()
-        .split(':')
-        .filter(|dir| !dir.is_empty())
-        .map(|dir| Path::new(dir).join(name))
-        .find(|path| path.is_file())
-}
-
-fn python_chess() -> Option<PathBuf> {
-    let python = find_tool("python3")?;
-    let probe = Command::new(&python)
-        .args(["-c", "import chess, chess.pgn"])
-        .output()
-        .ok()?;
-    probe.status.success().then_some(python)
-}
-
 #[test]
 fn differential_pgn_slice_agrees_with_python_chess() {
-    let Some(python) = python_chess() else {
-        eprintln!("skipped: python-chess is not importable (pip install chess)");
+    let Some(python) = python_with("chess, chess.pgn") else {
+        skip(
+            "differential-pgn",
+            "python-chess is not importable",
+            "pip install chess",
+        );
         return;
     };
     let output = Command::new(python)
@@ -67,7 +47,18 @@ fn differential_pgn_slice_agrees_with_python_chess() {
         .output()
         .expect("run scripts/differential-pgn");
     assert!(output.status.success(), "{}", shown(&output));
-    eprint!("{}", String::from_utf8_lossy(&output.stdout));
+    // The exit status alone would pass a run that compared nothing: count the games.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let compared = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("differential-pgn: "))
+        .and_then(|rest| rest.split_once(" games in "))
+        .and_then(|(n, _)| n.parse::<u32>().ok());
+    assert!(
+        compared.is_some_and(|n| n >= 150) && stdout.contains("; 0 disagreements"),
+        "fewer games compared than generated:\n{}",
+        shown(&output)
+    );
 }
 
 /// A PGN file of `games` random games (from the standard start and two FEN starts, some
@@ -121,7 +112,11 @@ fn corpus(games: usize) -> String {
 #[test]
 fn gnu_parallel_shards_answer_as_one_arbiter() {
     let Some(parallel) = find_tool("parallel") else {
-        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        skip(
+            "pgn-parallel-check",
+            "GNU parallel is not installed",
+            "apt-get install parallel",
+        );
         return;
     };
     let dir = std::env::temp_dir().join(format!("arbiter-pgn-parallel-{}", std::process::id()));

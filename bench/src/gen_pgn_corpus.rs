@@ -1,8 +1,8 @@
-//! Deterministic generator of a lichess-shaped PGN corpus, used by
-//! `scripts/gen-pgn-corpus` (and through it by `scripts/bench-pgn`).
+//! Deterministic generator of a lichess-shaped or tournament-shaped PGN corpus,
+//! used by `scripts/gen-pgn-corpus` (and through it by `scripts/bench-pgn`).
 //!
-//! Usage: `gen-pgn-corpus [--games N] [--seed S] [--broken-every K | --no-broken]
-//!         [--threads T] [--out FILE] [--manifest FILE]`
+//! Usage: `gen-pgn-corpus [--shape lichess|otb] [--games N] [--seed S]
+//!         [--broken-every K | --no-broken] [--threads T] [--out FILE] [--manifest FILE]`
 //! (defaults: 200000 games, seed 8, K = games/40 within 10..=5000, threads:
 //! the available cores; PGN on stdout unless `--out`)
 //!
@@ -23,6 +23,16 @@
 //! most games, `[%eval ...]` too in some; a share of annotated games (wrapped
 //! at 79 columns, NAGs, move suffixes, long comments, variations of legal
 //! moves, some nested); a share of games from a `FEN` start.
+//!
+//! `--shape otb` is shaped like over-the-board event bulletins instead: the
+//! tag section Event, Site, Date, Round, White, Black, Result, WhiteElo,
+//! BlackElo, ECO, EventDate (players as `Surname, I.`); no clock comments;
+//! longer games (median around 80 plies, a tail past 150), every game wrapped
+//! at 79 columns; a tenth annotated (nested variations, NAGs, long comments);
+//! about one in a hundred from a FEN; and a few games whose players went on
+//! for a move or a few after an automatic draw (insufficient material, the
+//! seventy-five-move rule, fivefold repetition), as real collections hold
+//! them: correct records, scored `1/2-1/2`.
 //!
 //! Broken games: game numbers `K/2 + j*K` (j = 0, 1, ...) are broken on
 //! purpose, cycling through the kinds below, and, when any game is broken,
@@ -304,6 +314,13 @@ enum Ending {
     TimeForfeit,
 }
 
+/// What the corpus looks like: a lichess database export or a tournament bulletin.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Lichess,
+    Otb,
+}
+
 struct Game {
     tags: Vec<(&'static str, String)>,
     start: Chess,
@@ -488,19 +505,32 @@ fn play_game(
     book: &[&str],
     annotated: bool,
     force_mate: bool,
+    shape: Shape,
 ) -> (Vec<Ply>, &'static str, Ending) {
     let mut pos = start.clone();
     let mut plies = Vec::new();
-    // Planned length, in plies: most games 30 to 130, a few very short or long.
+    // Planned length, in plies: most games 30 to 130, a few very short or long; over
+    // the board, longer, with a tail of long endgames.
     let planned = if rng.chance(30) {
         rng.range(6, 30)
     } else if force_mate {
         400
+    } else if shape == Shape::Otb {
+        let a = rng.range(15, 55);
+        let b = rng.range(15, 55);
+        let tail = if rng.chance(120) {
+            rng.range(40, 140)
+        } else {
+            0
+        };
+        a + b + rng.range(0, 20) + tail
     } else {
         let a = rng.range(10, 70);
         let b = rng.range(10, 70);
         a + b + rng.range(0, 20)
     } as usize;
+    // Some players go on after an automatic draw that nobody noticed.
+    let play_on = shape == Shape::Otb && rng.chance(100);
     let skill = rng.range(300, 900);
     let mut hashes: Vec<u64> = vec![pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0];
     for ply in 0..planned.max(1) {
@@ -550,6 +580,9 @@ fn play_game(
             || repeats >= 5
             || pos.halfmoves() >= 150
         {
+            if play_on && !pos.is_stalemate() {
+                play_past_draw(rng, &mut pos, &mut plies);
+            }
             return (plies, "1/2-1/2", Ending::AutomaticDraw);
         }
         if (repeats >= 3 || pos.halfmoves() >= 100) && rng.chance(400) {
@@ -558,6 +591,22 @@ fn play_game(
     }
     let (ending, result) = planned_ending(rng, &pos);
     (plies, result, ending)
+}
+
+/// One to four more moves after an automatic draw, none of them mating or stalemating
+/// (a record never goes on past those, and the draw came first anyway).
+fn play_past_draw(rng: &mut Rng, pos: &mut Chess, plies: &mut Vec<Ply>) {
+    for _ in 0..rng.range(1, 4) {
+        let Some(m) = choose_move(rng, pos, plies.len(), false) else {
+            return;
+        };
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        if after.is_checkmate() || after.is_stalemate() {
+            return;
+        }
+        plies.push(Ply::new(play_san(pos, m)));
+    }
 }
 
 fn start_position(rng: &mut Rng) -> Chess {
@@ -578,7 +627,10 @@ fn start_position(rng: &mut Rng) -> Chess {
     pos
 }
 
-fn make_game(seed: u64, n: u64, force_mate: bool, want_fen: bool) -> Game {
+fn make_game(seed: u64, n: u64, force_mate: bool, want_fen: bool, shape: Shape) -> Game {
+    if shape == Shape::Otb {
+        return make_otb_game(seed, n, force_mate, want_fen);
+    }
     let mut rng = Rng::new(seed, n);
     let annotated = rng.chance(40);
     let fen_start = want_fen || rng.chance(10);
@@ -593,7 +645,14 @@ fn make_game(seed: u64, n: u64, force_mate: bool, want_fen: bool) -> Game {
     } else {
         book.split(' ').collect()
     };
-    let (plies, result, ending) = play_game(&mut rng, &start, &book, annotated, force_mate);
+    let (plies, result, ending) = play_game(
+        &mut rng,
+        &start,
+        &book,
+        annotated,
+        force_mate,
+        Shape::Lichess,
+    );
 
     let (base, inc, speed) = *rng.pick(CONTROLS);
     let month = rng.range(1, 12);
@@ -673,6 +732,139 @@ fn make_game(seed: u64, n: u64, force_mate: bool, want_fen: bool) -> Game {
         add_clocks(&mut rng, &mut game, base, inc);
     }
     game
+}
+
+const EVENTS: &[&str] = &[
+    "Open",
+    "Championship",
+    "Memorial",
+    "Masters",
+    "Cup",
+    "Festival",
+    "Team Championship",
+    "Invitational",
+];
+
+const CITIES: &[(&str, &str)] = &[
+    ("Wijk aan Zee", "NED"),
+    ("Hastings", "ENG"),
+    ("Reykjavik", "ISL"),
+    ("Biel", "SUI"),
+    ("Dortmund", "GER"),
+    ("Linares", "ESP"),
+    ("Gibraltar", "GIB"),
+    ("Sitges", "ESP"),
+    ("Prague", "CZE"),
+    ("Riga", "LAT"),
+    ("Porto", "POR"),
+    ("Krakow", "POL"),
+];
+
+const SURNAMES: &[&str] = &[
+    "Andersen",
+    "Bakker",
+    "Carlsen",
+    "Dvorak",
+    "Eriksson",
+    "Fischer",
+    "Garcia",
+    "Horvath",
+    "Ivanov",
+    "Jansen",
+    "Kowalski",
+    "Larsen",
+    "Moreau",
+    "Novak",
+    "Olsen",
+    "Petrov",
+    "Quinn",
+    "Rossi",
+    "Schmidt",
+    "Tanaka",
+    "Urban",
+    "Varga",
+    "Weber",
+    "Xu",
+    "Young",
+    "Zielinski",
+    "van der Berg",
+    "O'Brien",
+    "De la Cruz",
+    "Mueller-Lang",
+];
+
+/// `Surname, I.`, as bulletins write a player.
+fn player(rng: &mut Rng) -> String {
+    let initial = char::from(b'A' + rng.below(26) as u8);
+    format!("{}, {initial}.", rng.pick::<&str>(SURNAMES))
+}
+
+/// A game as an event bulletin prints it: the tournament tag section, no clocks,
+/// longer games, a tenth annotated, all wrapped at 79 columns.
+fn make_otb_game(seed: u64, n: u64, force_mate: bool, want_fen: bool) -> Game {
+    // A stream of its own, so the lichess shape's games stay as they were.
+    let mut rng = Rng::new(seed ^ 0x07B0_07B0, n);
+    let annotated = rng.chance(100);
+    let fen_start = want_fen || rng.chance(10);
+    let start = if fen_start {
+        start_position(&mut rng)
+    } else {
+        Chess::default()
+    };
+    let (eco, _, book) = *rng.pick(BOOK);
+    let book: Vec<&str> = if fen_start {
+        Vec::new()
+    } else {
+        book.split(' ').collect()
+    };
+    let (plies, result, ending) =
+        play_game(&mut rng, &start, &book, annotated, force_mate, Shape::Otb);
+    // Consecutive games mostly share an event, as in a bulletin.
+    let event_no = n / 200;
+    let mut event_rng = Rng::new(seed ^ 0xE0E0, event_no);
+    let (city, country) = *event_rng.pick(CITIES);
+    let year = 1990 + event_rng.below(35);
+    let event = format!("{city} {} {year}", event_rng.pick::<&str>(EVENTS));
+    let month = event_rng.range(1, 12);
+    let first_day = event_rng.range(1, 18);
+    let round = rng.range(1, 11);
+    let board = rng.range(1, 40);
+    let white_elo = rng.range(1800, 2780);
+    let black_elo = (white_elo as i64 + rng.range(0, 300) as i64 - 150).clamp(1700, 2850);
+    let mut tags: Vec<(&'static str, String)> = vec![
+        ("Event", event),
+        ("Site", format!("{city} {country}")),
+        (
+            "Date",
+            format!("{year}.{month:02}.{:02}", first_day + round - 1),
+        ),
+        ("Round", format!("{round}.{board}")),
+        ("White", player(&mut rng)),
+        ("Black", player(&mut rng)),
+        ("Result", result.to_string()),
+        ("WhiteElo", white_elo.to_string()),
+        ("BlackElo", black_elo.to_string()),
+        ("ECO", if fen_start { "?" } else { eco }.to_string()),
+        ("EventDate", format!("{year}.{month:02}.{first_day:02}")),
+    ];
+    if annotated {
+        tags.push(("Annotator", player(&mut rng)));
+    }
+    if fen_start {
+        tags.push(("SetUp", "1".to_string()));
+        tags.push((
+            "FEN",
+            Fen::from_position(&start, EnPassantMode::Legal).to_string(),
+        ));
+    }
+    Game {
+        tags,
+        start,
+        plies,
+        result,
+        ending,
+        wrapped: true,
+    }
 }
 
 /// `[%clk]` comments (and, in some games, `[%eval]`) after every move.
@@ -830,7 +1022,7 @@ const FAULTS: [Fault; 4] = [
 ];
 
 /// Text of broken game `n` and its manifest line.
-fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
+fn broken_game(seed: u64, n: u64, fault: Fault, shape: Shape) -> (String, String) {
     let mut attempt = 0u64;
     loop {
         // Attempts use their own streams so a retry does not repeat a game.
@@ -838,7 +1030,7 @@ fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
         attempt += 1;
         match fault {
             Fault::IllegalMove => {
-                let mut game = make_game(seed, stream, false, false);
+                let mut game = make_game(seed, stream, false, false, shape);
                 if game.plies.len() < 4 {
                     continue;
                 }
@@ -877,7 +1069,7 @@ fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
                 );
             }
             Fault::MissingFen => {
-                let mut game = make_game(seed, stream, false, true);
+                let mut game = make_game(seed, stream, false, true, shape);
                 let Some((ply, san)) = first_illegal_from_start(&game) else {
                     continue;
                 };
@@ -890,7 +1082,7 @@ fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
                 );
             }
             Fault::ResultMismatch => {
-                let game = make_game(seed, stream, false, false);
+                let game = make_game(seed, stream, false, false, shape);
                 let token = match game.result {
                     "1-0" => "0-1",
                     "0-1" => "1/2-1/2",
@@ -906,7 +1098,7 @@ fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
                 );
             }
             Fault::ResultContradicts => {
-                let mut game = make_game(seed, stream, true, false);
+                let mut game = make_game(seed, stream, true, false, shape);
                 if game.ending != Ending::Checkmate {
                     continue;
                 }
@@ -928,6 +1120,7 @@ fn broken_game(seed: u64, n: u64, fault: Fault) -> (String, String) {
 }
 
 struct Options {
+    shape: Shape,
     games: u64,
     seed: u64,
     broken_every: u64,
@@ -938,6 +1131,7 @@ struct Options {
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
+        shape: Shape::Lichess,
         games: 200_000,
         seed: 8,
         broken_every: 0,
@@ -949,6 +1143,13 @@ fn parse_args() -> Result<Options, String> {
     while let Some(a) = args.next() {
         let mut value = || args.next().ok_or(format!("{a} needs a value"));
         match a.as_str() {
+            "--shape" => {
+                o.shape = match value()?.as_str() {
+                    "lichess" => Shape::Lichess,
+                    "otb" => Shape::Otb,
+                    other => return Err(format!("--shape: lichess or otb, not {other}")),
+                }
+            }
             "--games" => o.games = value()?.parse().map_err(|e| format!("--games: {e}"))?,
             "--seed" => o.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--broken-every" => {
@@ -985,18 +1186,18 @@ fn chunk(o: &Options, lo: u64, hi: u64) -> (String, Vec<String>) {
         };
         let last = n == o.games;
         if k > 0 && last {
-            let game = make_game(o.seed, n, false, false);
+            let game = make_game(o.seed, n, false, false, o.shape);
             text.push_str(&render(&game, game.result, true));
             manifest.push(format!(
                 "{n}\ttruncated-comment\t-\t-\tfile ends inside a comment"
             ));
         } else if k > 0 && n % k == k / 2 {
             let fault = FAULTS[((n / k) % FAULTS.len() as u64) as usize];
-            let (t, line) = broken_game(o.seed, n, fault);
+            let (t, line) = broken_game(o.seed, n, fault, o.shape);
             text.push_str(&t);
             manifest.push(line);
         } else {
-            let game = make_game(o.seed, n, false, false);
+            let game = make_game(o.seed, n, false, false, o.shape);
             text.push_str(&render(&game, game.result, false));
         }
     }
