@@ -629,6 +629,28 @@ mod tests {
     }
 
     #[test]
+    fn moves_after_an_automatic_draw_are_read_and_the_draw_stands() {
+        let moves = "[FEN \"4k3/8/8/8/8/8/8/2R1K1n1 b - - 0 1\"]\n\n\
+                     1... Nf3+ 2. Ke2 Kd7 3. Rc7+ Kxc7 4. Kxf3 Kd6";
+        let loaded = load(&format!("{moves} *")).unwrap();
+        assert_eq!(loaded.game.moves().len(), 7);
+        assert_eq!(
+            loaded.game.status().reason,
+            Some(DrawReason::InsufficientMaterial)
+        );
+        assert_eq!(
+            load(&format!("{moves} 1-0")).unwrap_err(),
+            GameError::Result(ResultError::DrawnEarlier {
+                outcome: Outcome::WhiteWins,
+                drawn: DrawnAt {
+                    ply: 5,
+                    reason: DrawReason::InsufficientMaterial
+                }
+            })
+        );
+    }
+
+    #[test]
     fn the_token_wins_over_the_tag_unless_strict() {
         let input = "[Result \"1-0\"]\n\n1. e4 0-1";
         assert_eq!(
