@@ -297,7 +297,12 @@ impl<W: Write, E: Write> Output<'_, W, E> {
         }
         match (&done.verdict, self.config.target) {
             (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict),
-            (Verdict::Error { .. }, _) => write_verdict(self.err, number, file, &done.verdict),
+            (Verdict::Error { .. }, _) => {
+                write_verdict(self.err, number, file, &done.verdict)?;
+                // As each game is reached, not when the run ends: one watching the
+                // reports of a long run sees them as they come.
+                self.err.flush()
+            }
             (Verdict::Ok { .. }, _) => Ok(()),
         }
     }
@@ -521,13 +526,8 @@ impl Worker {
                     if broken {
                         at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
                     }
-                    let raw = match refused {
-                        Some(refused) => refused.text(&bytes[start..]),
-                        None => {
-                            let raw = &bytes[(start + blanks(&bytes[start..])).min(at)..at];
-                            &raw[..raw.len().min(MAX_GAME)]
-                        }
-                    };
+                    // Its whole text, as `GameReader` copies it, whatever its length.
+                    let raw = &bytes[(start + blanks(&bytes[start..])).min(at)..at];
                     let verdict = self.settle(keep_raw.then_some(raw), &mut text);
                     games.push((
                         text.len(),
