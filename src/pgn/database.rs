@@ -14,7 +14,7 @@ use crate::position::Position;
 use crate::protocol::ProtocolError;
 use crate::uci::CastlingMode;
 
-use super::reader::{read_game, resync, Skip, Step, SyntaxError, Visitor};
+use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
@@ -554,8 +554,8 @@ const RUN_BYTES: usize = 512 * 1024;
 const RUN_WINDOW: usize = 2 * MAX_GAME + RUN_BYTES;
 
 /// The reader's side: the text of every source, cut into runs of whole games for the
-/// workers. A run is cut before a line that starts an `[Event ` tag (every game ends
-/// there, whatever came before), or, when no more input is ready, after the last game
+/// workers. A run is cut before a line that starts an `[Event ` tag and is no line of a
+/// comment that goes on past it (every game ends there, whatever came before), or, when no more input is ready, after the last game
 /// already whole. A source with no such line for too long is read game by game instead.
 fn split<R: Read + Send>(
     sources: Vec<Source<R>>,
@@ -697,7 +697,7 @@ fn split_ready<R: Read>(
 }
 
 /// Sends what `buf` holds from `start` up to its last line that starts an `[Event `
-/// tag as a run: `Some(true)` when sent, `Some(false)` when the workers are gone, `None`
+/// tag where a game surely begins (`last_game_start`) as a run: `Some(true)` when sent, `Some(false)` when the workers are gone, `None`
 /// when there is no such line.
 fn send_run_before_event(
     buf: &mut Vec<u8>,
@@ -706,8 +706,7 @@ fn send_run_before_event(
     send: &mut impl FnMut(Vec<u8>, Games) -> bool,
     pool: &Pool,
 ) -> Option<bool> {
-    let cut = memchr::memmem::rfind(&buf[*start..], b"\n[Event ")?;
-    let end = *start + cut + 1;
+    let end = *start + last_game_start(&buf[*start..])?;
     let run = cut_run(buf, start, end, pool);
     Some(send(run, Games::Run { file }))
 }
