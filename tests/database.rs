@@ -119,6 +119,38 @@ fn a_file_cut_as_it_is_read_answers_as_one_job_does() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// With one job, a broken game's report reaches stderr as soon as the game is read,
+/// while the input is still open, as it does with more jobs.
+#[test]
+fn one_job_reports_a_broken_game_as_it_is_reached() {
+    let mut child = Command::new(BIN)
+        .args(["--pgn", "--to", "uci", "--jobs", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stderr).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    stdin
+        .write_all(b"[Event \"a\"]\n\n1. e4 e5 2. Ke3 *\n\n[Event \"b\"]\n\n1. d4 *\n\n")
+        .expect("write");
+    stdin.flush().expect("flush");
+    let line = rx.recv_timeout(std::time::Duration::from_secs(30));
+    drop(stdin);
+    let _ = child.wait();
+    assert_eq!(
+        line.as_deref(),
+        Ok("game 1 error illegal-move ply 3 Ke3: a king does not move that way\n")
+    );
+}
+
 #[test]
 fn correct_games_exit_zero() {
     let run = run_arbiter(

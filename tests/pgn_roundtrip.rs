@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arbiter::game::{Game, State};
 use arbiter::moves::Move;
+use arbiter::pgn::database::{self, Config, Source, Target};
 use arbiter::position::Position;
 use arbiter::protocol::{Reply, Session};
 use arbiter::uci::CastlingMode;
@@ -162,12 +163,15 @@ fn first_session(recipe: &Recipe) -> Session {
     for (name, value) in &recipe.tags {
         // Derived names (FEN, SetUp, Variant, Result), in any case, are refused; that
         // is tested elsewhere, and the game simply goes without them.
+        // So are values with a control character (tab included), which PGN export
+        // format cannot hold.
         let reply = session.execute(&format!("tag {name} {value}"));
         if let Reply::Error(e) = &reply {
             assert!(
                 ["Result", "SetUp", "FEN", "Variant"]
                     .iter()
-                    .any(|d| d.eq_ignore_ascii_case(name)),
+                    .any(|d| d.eq_ignore_ascii_case(name))
+                    || value.chars().any(char::is_control),
                 "tag {name} {value:?}: {e}"
             );
         }
@@ -383,5 +387,159 @@ fn every_ending_comes_up() {
             "{kind} came up {} times in {seen:?}",
             seen.get(kind).copied().unwrap_or(0)
         );
+    }
+}
+
+/// Comment words that a wrap could put at the start of a line where a reader takes them
+/// for something else (a tag section, a `%` escape line), embedded commands that clock
+/// parsers read line by line, and brackets. No `{`: a comment holding a line that
+/// starts `[Event ` and then a `{` reads as one never closed (docs/pgn.md), which the
+/// input text here, one word a line, would make; `--to pgn` never starts a line so.
+const COMMENT_WORDS: &[&str] = &[
+    "a",
+    "long",
+    "word",
+    "[Event",
+    "\"x\"]",
+    "[Event \"x\"]",
+    "%",
+    "%escape",
+    "[%clk 0:01:02]",
+    "[%eval -0.35]",
+    "[%csl Ra1,Gb2]",
+    "[",
+    "]",
+    "[x]",
+    "%]",
+    "é",
+    "(",
+    ")",
+    ";",
+    "1-0",
+];
+
+/// A game's moves and the comments after its plies (ply 0: before the first move):
+/// `{ }` comments, or `;` comments holding a `}`.
+#[derive(Clone, Debug)]
+struct Commented {
+    choices: Vec<u16>,
+    comments: Vec<(usize, bool, Vec<&'static str>)>,
+}
+
+fn commented() -> impl Strategy<Value = Commented> {
+    (
+        prop::collection::vec(any::<u16>(), 0..60),
+        prop::collection::vec(
+            (
+                0..60usize,
+                prop::bool::weighted(0.2),
+                prop::collection::vec(prop::sample::select(COMMENT_WORDS), 1..30),
+            ),
+            0..8,
+        ),
+    )
+        .prop_map(|(choices, comments)| Commented { choices, comments })
+}
+
+/// The game as PGN text, its comments written where a wrap puts no constraint on them.
+fn commented_text(recipe: &Commented) -> String {
+    let mut pos = Position::startpos();
+    let mut text = String::from("[Event \"c\"]\n\n");
+    let mut played: Vec<Move> = Vec::new();
+    let write_comments = |text: &mut String, ply: usize| {
+        for (_, line, words) in recipe.comments.iter().filter(|c| c.0 == ply) {
+            if *line {
+                text.push_str(&format!("; {} }} tail\n", words.join(" ")));
+            } else {
+                text.push_str(&format!("{{{}}} ", words.join("\n")));
+            }
+        }
+    };
+    write_comments(&mut text, 0);
+    for &choice in &recipe.choices {
+        let ours_before = played.len().checked_sub(2).map(|i| played[i]);
+        let Some(m) = choose(&pos, ours_before, choice) else {
+            break;
+        };
+        if pos.turn() == arbiter::color::Color::White {
+            text.push_str(&format!("{}. ", pos.fullmoves()));
+        }
+        text.push_str(&format!("{} ", pos.san(m)));
+        pos = pos.after(m);
+        played.push(m);
+        write_comments(&mut text, played.len());
+    }
+    text.push_str("*\n");
+    text
+}
+
+/// `arbiter --pgn --to pgn` over a text, with `jobs` threads.
+fn to_pgn(text: &str, jobs: usize) -> (String, database::Summary) {
+    let config = Config {
+        target: Target::Pgn,
+        jobs,
+        ..Config::default()
+    };
+    let source = Source {
+        name: "-".to_string(),
+        reader: text.as_bytes(),
+        ready: true,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let summary = database::run(vec![source], config, &mut out, &mut err).expect("run");
+    (String::from_utf8(out).expect("UTF-8"), summary)
+}
+
+/// What is wrong with the layout of `--to pgn` text, if anything: a movetext line that
+/// starts with `[` or `%`, or an embedded command split across lines.
+fn layout_fault(pgn: &str) -> Option<String> {
+    for game in pgn
+        .split("\n\n[")
+        .map(|g| g.split_once("\n\n").map_or("", |(_, m)| m))
+    {
+        for line in game.lines() {
+            if line.starts_with(['[', '%']) {
+                return Some(format!("a line starts with {:?}", &line[..1]));
+            }
+            for (at, _) in line.match_indices("[%") {
+                if !line[at..].contains(']') {
+                    return Some(format!("a command is split: {line}"));
+                }
+            }
+        }
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// `--to pgn` keeps every comment (before the first move too, `;` ones holding a
+    /// `}` as `;` comments), wraps them so that no line starts with `[` or `%` and no
+    /// `[%...]` command is split, and is a fixed point: its output read again gives
+    /// the same text, one correct game, whatever the jobs.
+    #[test]
+    fn to_pgn_is_a_fixed_point_with_any_comments(recipe in commented()) {
+        let text = commented_text(&recipe);
+        let (once, summary) = to_pgn(&text, 1);
+        prop_assert_eq!((summary.games, summary.ok), (1, 1), "{}", text);
+        if let Some(fault) = layout_fault(&once) {
+            return Err(TestCaseError::fail(format!("{fault} in\n{once}")));
+        }
+        let (twice, again) = to_pgn(&once, 1);
+        prop_assert_eq!((again.games, again.ok), (1, 1), "{}", once);
+        prop_assert_eq!(&twice, &once);
+        prop_assert_eq!(&to_pgn(&text, 2).0, &once);
+        // Every comment written is there, its words in their order.
+        let flat = once.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (ply, line, words) in &recipe.comments {
+            if *ply <= summary.plies as usize {
+                let mut want = words.join(" ");
+                if *line {
+                    want.push_str(" } tail");
+                }
+                prop_assert!(flat.contains(&want), "{:?} lost from\n{}", want, once);
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::position::Position;
 use crate::protocol::ProtocolError;
 use crate::uci::CastlingMode;
 
-use super::reader::{read_game, resync, Skip, Step, SyntaxError, Visitor};
+use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
@@ -319,7 +319,12 @@ impl<W: Write, E: Write> Output<'_, W, E> {
         }
         match (&done.verdict, self.config.target) {
             (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict),
-            (Verdict::Error { .. }, _) => write_verdict(self.err, number, file, &done.verdict),
+            (Verdict::Error { .. }, _) => {
+                write_verdict(self.err, number, file, &done.verdict)?;
+                // As each game is reached, not when the run ends: one watching the
+                // reports of a long run sees them as they come.
+                self.err.flush()
+            }
             (Verdict::Ok { .. }, _) => Ok(()),
         }
     }
@@ -543,13 +548,8 @@ impl Worker {
                     if broken {
                         at += resync(&bytes[at..]).unwrap_or(bytes.len() - at);
                     }
-                    let raw = match refused {
-                        Some(refused) => refused.text(&bytes[start..]),
-                        None => {
-                            let raw = &bytes[(start + blanks(&bytes[start..])).min(at)..at];
-                            &raw[..raw.len().min(MAX_GAME)]
-                        }
-                    };
+                    // Its whole text, as `GameReader` copies it, whatever its length.
+                    let raw = &bytes[(start + blanks(&bytes[start..])).min(at)..at];
                     let verdict = self.settle(keep_raw.then_some(raw), &mut text);
                     games.push((
                         text.len(),
@@ -576,8 +576,8 @@ const RUN_BYTES: usize = 512 * 1024;
 const RUN_WINDOW: usize = 2 * MAX_GAME + RUN_BYTES;
 
 /// The reader's side: the text of every source, cut into runs of whole games for the
-/// workers. A run is cut before a line that starts an `[Event ` tag (every game ends
-/// there, whatever came before), or, when no more input is ready, after the last game
+/// workers. A run is cut before a line that starts an `[Event ` tag and is no line of a
+/// comment that goes on past it (every game ends there, whatever came before), or, when no more input is ready, after the last game
 /// already whole. A source with no such line for too long is read game by game instead.
 fn split<R: Read + Send>(
     sources: Vec<Source<R>>,
@@ -719,7 +719,7 @@ fn split_ready<R: Read>(
 }
 
 /// Sends what `buf` holds from `start` up to its last line that starts an `[Event `
-/// tag as a run: `Some(true)` when sent, `Some(false)` when the workers are gone, `None`
+/// tag where a game surely begins (`last_game_start`) as a run: `Some(true)` when sent, `Some(false)` when the workers are gone, `None`
 /// when there is no such line.
 fn send_run_before_event(
     buf: &mut Vec<u8>,
@@ -728,8 +728,7 @@ fn send_run_before_event(
     send: &mut impl FnMut(Vec<u8>, Games) -> bool,
     pool: &Pool,
 ) -> Option<bool> {
-    let cut = memchr::memmem::rfind(&buf[*start..], b"\n[Event ")?;
-    let end = *start + cut + 1;
+    let end = *start + last_game_start(&buf[*start..])?;
     let run = cut_run(buf, start, end, pool);
     Some(send(run, Games::Run { file }))
 }

@@ -14,9 +14,10 @@
 
 use std::fmt;
 
-use memchr::memchr;
+use memchr::{memchr, memchr2, memmem};
 
 use super::scan;
+use super::tags::describe_char;
 
 /// The result token that ends a game's movetext.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,6 +71,14 @@ pub enum SyntaxError {
     BadTag,
     /// A character that PGN movetext does not use.
     UnexpectedChar(char),
+    /// A `$` NAG whose number is not 0 to 255 (or is missing): its text.
+    NagOutOfRange(String),
+    /// A control character (other than a tab) in a tag value: the tag's name and it.
+    ControlInTag(String, char),
+    /// A control character (other than a tab or a line break) in a comment.
+    ControlInComment(char),
+    /// A tag pair whose name an earlier pair of the game has already given: its name.
+    DuplicateTag(String),
     /// The movetext ends without `1-0`, `0-1`, `1/2-1/2` or `*`.
     MissingResult,
     /// The game is longer than the reader holds at once.
@@ -85,6 +94,25 @@ impl fmt::Display for SyntaxError {
             SyntaxError::BadTag => f.write_str("a tag pair is not [Name \"value\"] on one line"),
             SyntaxError::UnexpectedChar(c) => {
                 write!(f, "'{}' has no place in movetext", c.escape_default())
+            }
+            SyntaxError::NagOutOfRange(text) => {
+                write!(f, "the NAG '{text}' is out of the range $0-$255")
+            }
+            SyntaxError::ControlInTag(name, c) => write!(
+                f,
+                "the {name} tag holds the control character {}, which PGN does not allow",
+                describe_char(*c)
+            ),
+            SyntaxError::ControlInComment(c) => write!(
+                f,
+                "a comment holds the control character {}, which PGN does not allow",
+                describe_char(*c)
+            ),
+            SyntaxError::DuplicateTag(name) => {
+                write!(
+                    f,
+                    "the {name} tag is given twice (a tag pair may appear once)"
+                )
             }
             SyntaxError::MissingResult => {
                 f.write_str("the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)")
@@ -110,8 +138,12 @@ pub trait Visitor {
     fn null_move(&mut self, _text: &[u8]) {}
     /// A numeric annotation glyph, `$14` or a suffix such as `!?` (5).
     fn nag(&mut self, _nag: u8) {}
-    /// A `{}` or `;` comment's text, without its delimiters.
+    /// A `{}` comment's text, without its delimiters.
     fn comment(&mut self, _text: &[u8]) {}
+    /// A `;` comment's text, without the `;` and the line break that ends it.
+    fn line_comment(&mut self, text: &[u8]) {
+        self.comment(text);
+    }
     fn begin_variation(&mut self) {}
     fn end_variation(&mut self) {}
     /// The result token.
@@ -141,6 +173,49 @@ pub enum Step {
 
 /// The byte-order mark some editors put before UTF-8 text.
 const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// How far past a line that starts `[Event ` inside a `{` comment the reader looks for
+/// the comment's `}`.
+pub const LOOKAHEAD: usize = 64 * 1024;
+
+/// Whether a `{` comment that has come to a line starting `[Event ` (the start of
+/// `after`) goes on past it: a comment ends at its first `}`, so it does when a `}`
+/// comes before any `{` within `LOOKAHEAD` bytes. When it does not, the comment was
+/// never closed, and the next game starts at that line rather than be swallowed.
+/// `None`: the input ends too soon to tell (and is not at its end).
+pub fn comment_goes_on(after: &[u8], at_end: bool) -> Option<bool> {
+    let span = &after[..after.len().min(LOOKAHEAD)];
+    match memchr2(b'{', b'}', span) {
+        Some(i) => Some(span[i] == b'}'),
+        None if at_end || after.len() >= LOOKAHEAD => Some(false),
+        None => None,
+    }
+}
+
+/// The start of the last line of `text` that begins `[Event ` where a game begins
+/// whatever came before: outside a comment such a line always starts a game, and
+/// inside one it does unless `comment_goes_on` (which must be able to tell without more
+/// input). Linear in the length of `text`.
+pub fn last_game_start(text: &[u8]) -> Option<usize> {
+    let mut end = text.len();
+    // The first brace at or after the line looked at last.
+    let mut brace = None;
+    while let Some(nl) = memmem::rfind(&text[..end], b"\n[Event ") {
+        let line = nl + 1;
+        if let Some(i) = memchr2(b'{', b'}', &text[line..end]) {
+            brace = Some(line + i);
+        }
+        let starts = match brace {
+            Some(at) if at - line < LOOKAHEAD => text[at] == b'{',
+            _ => text.len() - line >= LOOKAHEAD,
+        };
+        if starts {
+            return Some(line);
+        }
+        end = nl;
+    }
+    None
+}
 
 /// Where the next game seems to start after a syntax error: a `[` at the start of a
 /// line that follows a blank line or opens an `Event` tag. `None` when there is none.
@@ -329,18 +404,33 @@ impl Reader<'_> {
             b';' => match self.line_end(self.at) {
                 Some(end) => {
                     let text = &input[self.at + 1..end];
-                    v.comment(text.strip_suffix(b"\r").unwrap_or(text));
+                    v.line_comment(text.strip_suffix(b"\r").unwrap_or(text));
                     self.at = end + 1;
                     Flow::Go
                 }
                 None if self.at_end => {
-                    v.comment(&input[self.at + 1..]);
+                    v.line_comment(&input[self.at + 1..]);
                     self.at = input.len();
                     Flow::Go
                 }
                 None => Flow::Need,
             },
             b'{' => self.brace_comment(v),
+            // A byte-order mark before a game, not only at the input's start: files
+            // saved with one and joined by `cat` carry one before each of their games.
+            0xef if *section == Section::Start && BOM.starts_with(rest_prefix(input, self.at)) => {
+                if input.len() - self.at < BOM.len() {
+                    if !self.at_end {
+                        return Flow::Need;
+                    }
+                } else {
+                    self.at += BOM.len();
+                    return Flow::Go;
+                }
+                *section = Section::Movetext;
+                v.begin_movetext();
+                self.movetext(v, byte, depth)
+            }
             b'[' => {
                 // The next game's tags: after movetext, or a second Event tag.
                 if *section == Section::Movetext
@@ -366,8 +456,9 @@ impl Reader<'_> {
         let input = self.input;
         let body = self.at + 1;
         // Most comments close on their line; only one that goes on past a line break
-        // is searched for the next game's Event tag, which ends a truncated comment
-        // rather than let it swallow every game after it.
+        // is searched for a line starting with an Event tag, which ends a comment
+        // never closed (see `comment_goes_on`) rather than let it swallow every game
+        // after it.
         let mut from = body;
         let close = loop {
             match scan::find2(b'}', b'\n', &input[from..]) {
@@ -375,9 +466,15 @@ impl Reader<'_> {
                 Some(i) => {
                     let nl = from + i;
                     if input[nl + 1..].starts_with(b"[Event ") {
-                        self.at = nl + 1;
-                        v.end_game(Some(&SyntaxError::UnterminatedComment));
-                        return Flow::Done(self.at);
+                        match comment_goes_on(&input[nl + 1..], self.at_end) {
+                            Some(true) => {}
+                            Some(false) => {
+                                self.at = nl + 1;
+                                v.end_game(Some(&SyntaxError::UnterminatedComment));
+                                return Flow::Done(self.at);
+                            }
+                            None => return Flow::Need,
+                        }
                     }
                     if nl + 1 + 7 > input.len() && !self.at_end {
                         return Flow::Need;
@@ -456,7 +553,9 @@ impl Reader<'_> {
                         v.nag(nag);
                         Flow::Go
                     }
-                    None => Flow::Fail(SyntaxError::UnexpectedChar('$')),
+                    None => Flow::Fail(SyntaxError::NagOutOfRange(
+                        String::from_utf8_lossy(&input[end - digits - 1..end]).into_owned(),
+                    )),
                 }
             }
             b'*' => {
@@ -557,6 +656,11 @@ impl Reader<'_> {
     }
 }
 
+/// Up to three bytes of `input` from `at`: enough to compare with the byte-order mark.
+fn rest_prefix(input: &[u8], at: usize) -> &[u8] {
+    &input[at..input.len().min(at + BOM.len())]
+}
+
 fn trim_dots(mut text: &[u8]) -> &[u8] {
     while let [b'.', rest @ ..] = text {
         text = rest;
@@ -638,21 +742,23 @@ fn trim_start(mut text: &[u8]) -> &[u8] {
     text
 }
 
-/// A raw tag value with its escapes (`\"`, `\\`) resolved.
+/// A raw tag value with its escapes (`\"`, `\\`) resolved. The standard defines no
+/// other: a backslash before any other character (`C:\path`) is kept as it stands.
 pub fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if memchr(b'\\', raw).is_none() {
         return std::borrow::Cow::Borrowed(raw);
     }
     let mut out = Vec::with_capacity(raw.len());
-    let mut bytes = raw.iter();
+    let mut bytes = raw.iter().peekable();
     while let Some(&b) = bytes.next() {
         if b == b'\\' {
-            if let Some(&next) = bytes.next() {
+            if let Some(&&next @ (b'"' | b'\\')) = bytes.peek() {
                 out.push(next);
+                bytes.next();
+                continue;
             }
-        } else {
-            out.push(b);
         }
+        out.push(b);
     }
     std::borrow::Cow::Owned(out)
 }
@@ -726,6 +832,12 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_backslash_is_kept() {
+        assert_eq!(&*unescape(br"C:\path\x"), br"C:\path\x");
+        assert_eq!(&*unescape(br#"a \"b\" \\c\"#), br#"a "b" \c\"#);
+    }
+
+    #[test]
     fn move_numbers_take_any_count_of_dots() {
         assert_eq!(
             moves("12. e4 12... e5 13.... Nf3 14 Nc6 15.Bb5 15...a6 *"),
@@ -762,6 +874,22 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_skipped() {
         assert_eq!(moves("\u{feff}[Event \"x\"]\n1. e4 *"), "tag Event x e4 *");
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_a_later_game_is_skipped() {
+        let input = "1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *\n";
+        let mut v = Events::default();
+        let Step::Game(len) = read_game(input.as_bytes(), true, &mut v) else {
+            panic!("first game");
+        };
+        assert_eq!(
+            read_game(&input.as_bytes()[len..], true, &mut v),
+            Step::Game(input.len() - len - 1)
+        );
+        assert_eq!(v.0.join(" "), "tag Event b d4 *");
+        // Cut inside the mark, the reader waits for the rest.
+        assert_eq!(read_game(b"\n\xef\xbb", false, &mut v), Step::NeedMore);
     }
 
     #[test]
@@ -805,6 +933,46 @@ mod tests {
         let (events, step) = events(input);
         assert_eq!(events.last().unwrap(), "error a { comment is not closed");
         assert_eq!(step, Step::Game(12));
+    }
+
+    #[test]
+    fn a_closed_comment_may_hold_event_lines() {
+        let input = "[Event \"E1\"]\n[Result \"*\"]\n\n1. e4 { a comment\n[Event \"x\"]\n[Event \"y\"]\n still } e5 *\n";
+        let (got, step) = events(input);
+        assert_eq!(
+            got.join("|"),
+            "tag Event E1|tag Result *|e4|{ a comment\n[Event \"x\"]\n[Event \"y\"]\n still }|e5|*"
+        );
+        assert_eq!(step, Step::Game(input.len() - 1));
+        // Not yet known: more input is needed.
+        let mut v = Events::default();
+        assert_eq!(
+            read_game(b"1. e4 { a\n[Event \"x\"]\n no brace yet", false, &mut v),
+            Step::NeedMore
+        );
+    }
+
+    #[test]
+    fn an_unclosed_comment_ends_where_a_brace_opens_first() {
+        let input = "1. e4 { cut\n[Event \"next\"]\n1. d4 {fine} *";
+        let (events, step) = events(input);
+        assert_eq!(events.last().unwrap(), "error a { comment is not closed");
+        assert_eq!(step, Step::Game(12));
+    }
+
+    #[test]
+    fn the_last_game_start_skips_event_lines_inside_comments() {
+        let text =
+            b"1. e4 *\n[Event \"a\"]\n1. e4 { x\n[Event \"in\"]\n} *\n[Event \"b\"]\n1. d4 {y} *";
+        let b = text.len() - b"[Event \"b\"]\n1. d4 {y} *".len();
+        assert_eq!(last_game_start(text), Some(b));
+        // Without the last game, the line inside the comment is passed over.
+        assert_eq!(last_game_start(&text[..b]), Some(8));
+        // No brace after the line: it needs `LOOKAHEAD` bytes after it to tell.
+        let mut short = b"x\n[Event \"a\"]\n1. e4 *\n".to_vec();
+        assert_eq!(last_game_start(&short), None);
+        short.extend(std::iter::repeat_n(b' ', LOOKAHEAD));
+        assert_eq!(last_game_start(&short), Some(2));
     }
 
     #[test]
@@ -864,6 +1032,20 @@ mod tests {
         assert_eq!(
             events.last().unwrap(),
             "error a tag pair is not [Name \"value\"] on one line"
+        );
+    }
+
+    #[test]
+    fn a_nag_past_255_is_out_of_range() {
+        let (big, _) = events("1. e4 $256 *");
+        assert_eq!(
+            big.last().unwrap(),
+            "error the NAG '$256' is out of the range $0-$255"
+        );
+        let (empty, _) = events("1. e4 $ *");
+        assert_eq!(
+            empty.last().unwrap(),
+            "error the NAG '$' is out of the range $0-$255"
         );
     }
 

@@ -10,7 +10,7 @@ use crate::position::Position;
 use crate::uci::CastlingMode;
 
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
-use super::tags::{decode, Tags};
+use super::tags::{decode, first_control, Tags};
 use super::writer::{outcome_of, Movetext};
 use crate::excerpt::Excerpt;
 
@@ -161,6 +161,15 @@ pub struct Replayer {
     error: Option<GameError>,
     movetext: String,
     layout: Movetext,
+    /// The names of the game's tags so far, each followed by a 0 byte: a name given
+    /// twice is an error.
+    tag_names: Vec<u8>,
+    /// Whether a tag has come: comments before the first one lie between games and
+    /// are no part of this one.
+    tagged: bool,
+    /// One bit per hash of the names in `tag_names`, so that a name is looked for there
+    /// only when its bit is already set.
+    tag_bits: u64,
 }
 
 fn text_of(bytes: &[u8]) -> String {
@@ -196,7 +205,22 @@ impl Replayer {
             error: None,
             movetext: String::new(),
             layout: Movetext::new(),
+            tag_names: Vec::new(),
+            tagged: false,
+            tag_bits: 0,
         }
+    }
+
+    /// Whether the game has given a tag of this name before (and notes it).
+    fn seen_tag(&mut self, name: &[u8]) -> bool {
+        let first = name.first().copied().unwrap_or(0);
+        let last = name.last().copied().unwrap_or(0);
+        let bit = 1u64 << ((usize::from(first) * 7 + usize::from(last) * 3 + name.len()) % 64);
+        let seen = self.tag_bits & bit != 0 && self.tag_names.split(|&b| b == 0).any(|n| n == name);
+        self.tag_bits |= bit;
+        self.tag_names.extend_from_slice(name);
+        self.tag_names.push(0);
+        seen
     }
 
     /// Settles the game just read: `Ok` when it is correct, then `game`, `tags` and
@@ -416,13 +440,39 @@ impl Visitor for Replayer {
         self.error = None;
         self.movetext.clear();
         self.layout = Movetext::new();
+        self.tag_names.clear();
+        self.tagged = false;
+        self.tag_bits = 0;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
+        if !self.tagged {
+            self.tagged = true;
+            // Comments before the tags stand between this game and the one before it
+            // (whose text, read in parallel, may have ended a run where this one
+            // begins the next): they belong to neither, and are dropped with what they
+            // did, the only thing that can come before a tag.
+            self.movetext.clear();
+            self.layout = Movetext::new();
+            self.error = None;
+        }
+        if self.seen_tag(name) {
+            self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
+        }
+        if let Some(c) = first_control(value, &['\t']) {
+            self.fail(GameError::Syntax(SyntaxError::ControlInTag(
+                text_of(name),
+                c,
+            )));
+        }
         if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
             return;
         }
-        let value = decode(&unescape(value));
+        let mut value = decode(&unescape(value));
+        if value.contains('\t') {
+            // Export format allows no tab: it is read as the blank it stands for.
+            value = value.replace('\t', " ");
+        }
         match name {
             b"FEN" => self.fen = Some(value),
             b"SetUp" => self.setup = Some(value),
@@ -495,8 +545,28 @@ impl Visitor for Replayer {
     }
 
     fn comment(&mut self, text: &[u8]) {
-        if self.options.record && self.error.is_none() && self.started {
+        if let Some(c) = first_control(text, &['\t', '\n', '\r']) {
+            self.fail(GameError::Syntax(SyntaxError::ControlInComment(c)));
+        }
+        // A comment before the first move is kept too, and written before it (but see
+        // `tag` for one before the tags).
+        if self.options.record && self.error.is_none() {
             self.layout.comment(&mut self.movetext, &decode(text));
+        }
+    }
+
+    fn line_comment(&mut self, text: &[u8]) {
+        if let Some(c) = first_control(text, &['\t']) {
+            self.fail(GameError::Syntax(SyntaxError::ControlInComment(c)));
+        }
+        if self.options.record && self.error.is_none() {
+            let text = decode(text);
+            // A `}` would end a `{ }` comment early: such a comment stays a `;` one.
+            if text.contains('}') {
+                self.layout.line_comment(&mut self.movetext, &text);
+            } else {
+                self.layout.comment(&mut self.movetext, &text);
+            }
         }
     }
 
@@ -712,6 +782,80 @@ mod tests {
         ));
         let loaded = load("1. e4 e5 (1... -- 2. d4) 2. Nf3 *").unwrap();
         assert_eq!(loaded.game.moves().len(), 3);
+    }
+
+    fn record(input: &str) -> String {
+        let options = Options {
+            record: true,
+            ..Options::default()
+        };
+        load_with(input, options).unwrap().movetext
+    }
+
+    #[test]
+    fn a_comment_before_the_first_move_is_kept() {
+        assert_eq!(
+            record("[Event \"C\"]\n\n{Notes by GM X} 1. e4 e5 *"),
+            "{ Notes by GM X } 1. e4 e5 *\n"
+        );
+        assert_eq!(
+            record("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]\n\n{Black} 7... Kd7 *"),
+            "{ Black } 7... Kd7 *\n"
+        );
+    }
+
+    #[test]
+    fn a_comment_before_the_tags_is_no_part_of_the_game() {
+        assert_eq!(record("{between} [Event \"C\"]\n\n1. e4 *"), "1. e4 *\n");
+        assert!(load("{a\u{1}} [Event \"C\"]\n\n1. e4 *").is_ok());
+        // Without tags, it is the game's first comment.
+        assert_eq!(record("{lead} 1. e4 *"), "{ lead } 1. e4 *\n");
+    }
+
+    #[test]
+    fn a_line_comment_holding_a_brace_stays_one() {
+        assert_eq!(
+            record("1. e4 ; x } y\n1... e5 ; plain\n*"),
+            "1. e4 ; x } y\n1... e5 { plain } *\n"
+        );
+    }
+
+    #[test]
+    fn tabs_in_tag_values_are_spaces_and_other_controls_refused() {
+        let loaded = load("[White \"a\tb\"]\n\n*").unwrap();
+        assert_eq!(loaded.tags.get("White"), Some("a b"));
+        assert_eq!(
+            load("[White \"a\u{7}b\"]\n\n*").unwrap_err(),
+            GameError::Syntax(SyntaxError::ControlInTag("White".to_string(), '\u{7}'))
+        );
+        assert_eq!(
+            load("1. e4 {a\u{1b}b} *").unwrap_err(),
+            GameError::Syntax(SyntaxError::ControlInComment('\u{1b}'))
+        );
+        assert!(load("1. e4 {a\tb\r\nc} *").is_ok());
+    }
+
+    #[test]
+    fn a_lone_backslash_in_a_tag_value_is_kept() {
+        let loaded = load("[Site \"C:\\path\\x\"]\n\n*").unwrap();
+        assert_eq!(loaded.tags.get("Site"), Some("C:\\path\\x"));
+    }
+
+    #[test]
+    fn a_tag_given_twice_is_refused() {
+        let error =
+            load("[White \"First\"]\n[Black \"B\"]\n[White \"Second\"]\n\n1. e4 *").unwrap_err();
+        assert_eq!(
+            error,
+            GameError::Syntax(SyntaxError::DuplicateTag("White".to_string()))
+        );
+        // Also when the tags are not kept, as a database check skips them.
+        let skipping = Options {
+            skip_tags: true,
+            ..Options::default()
+        };
+        assert!(load_with("[Site \"a\"]\n[Site \"a\"]\n\n1. e4 *", skipping).is_err());
+        assert!(load_with("[Site \"a\"]\n[Round \"a\"]\n\n1. e4 *", skipping).is_ok());
     }
 
     #[test]

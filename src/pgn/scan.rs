@@ -48,6 +48,33 @@ pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     memchr2(a, b, hay.get(at..)?).map(|i| at + i)
 }
 
+/// Whether every byte of `hay` is printable ASCII (0x20 to 0x7E): the text of nearly
+/// every comment and tag value, told eight bytes at a time.
+#[inline(always)]
+pub fn all_printable(hay: &[u8]) -> bool {
+    if hay.len() < 8 {
+        return hay.iter().all(|&b| (0x20..0x7f).contains(&b));
+    }
+    // Whole words, the last one overlapping the one before it.
+    let mut at = 0;
+    loop {
+        let Some(x) = word_at(hay, at.min(hay.len() - 8)) else {
+            return false;
+        };
+        // A byte below 0x20, or one whose high bit is set once 1 is added (0x7F and
+        // up); a carry out of a flagged byte can only flag more.
+        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+        let above = (x.wrapping_add(ONES) | x) & HIGHS;
+        if below | above != 0 {
+            return false;
+        }
+        at += 8;
+        if at >= hay.len() {
+            return true;
+        }
+    }
+}
+
 /// The offset of the first `a` in `hay`.
 #[inline(always)]
 pub fn find1(a: u8, hay: &[u8]) -> Option<usize> {
@@ -72,6 +99,22 @@ mod tests {
                 assert_eq!(find2(b'}', b'\n', &hay), plain2, "len {len} hit {hit}");
                 let plain1 = hay.iter().position(|&c| c == b'\n');
                 assert_eq!(find1(b'\n', &hay), plain1, "len {len} hit {hit}");
+            }
+        }
+    }
+
+    #[test]
+    fn all_printable_agrees_with_a_plain_test() {
+        let odd = [0x00, 0x09, 0x0a, 0x1f, 0x7f, 0x80, 0xc2, 0xff];
+        for len in 0..40 {
+            let plain: Vec<u8> = (0..len).map(|i| b' ' + (i * 13 % 95) as u8).collect();
+            assert!(all_printable(&plain), "len {len}");
+            for at in 0..len {
+                for bad in odd {
+                    let mut hay = plain.clone();
+                    hay[at] = bad;
+                    assert!(!all_printable(&hay), "len {len} at {at} byte {bad:#x}");
+                }
             }
         }
     }

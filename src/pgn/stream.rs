@@ -49,9 +49,9 @@ pub(crate) fn too_long(window: &[u8], step: Step) -> Option<TooLong> {
 }
 
 impl TooLong {
-    /// The part of its text that is kept: the first `MAX_GAME` bytes.
+    /// Its text up to where `skip` moves on (the rest follows as skipped text).
     pub(crate) fn text(self, window: &[u8]) -> &[u8] {
-        &window[self.lead..self.lead + MAX_GAME]
+        &window[self.lead..self.skip()]
     }
 
     /// How far to move on before looking for the next game. No other game starts within
@@ -137,8 +137,8 @@ impl<R: Read> GameReader<R> {
         Ok(())
     }
 
-    /// Drops bytes up to the next game's tags, copying them to `raw` (up to
-    /// `MAX_GAME` bytes in all) when given.
+    /// Drops bytes up to the next game's tags, copying them to `raw` when given (all
+    /// of them: `--keep-broken` writes a broken game whole, whatever its length).
     fn skip(
         &mut self,
         mut raw: Option<&mut Vec<u8>>,
@@ -155,8 +155,7 @@ impl<R: Read> GameReader<R> {
                 None => held - held.min(b"\n[Event ".len()),
             };
             if let Some(raw) = raw.as_deref_mut() {
-                let room = MAX_GAME.saturating_sub(raw.len()).min(drop);
-                raw.extend_from_slice(&self.buf[self.start..self.start + room]);
+                raw.extend_from_slice(&self.buf[self.start..self.start + drop]);
             }
             self.advance(drop);
             if found.is_some() || self.at_end {
@@ -176,8 +175,8 @@ impl<R: Read> GameReader<R> {
     }
 
     /// Gives the next game to the visitor and copies its text into `raw` (cleared
-    /// first): the game and, after a syntax error, what was skipped to reach the next
-    /// one, `MAX_GAME` bytes at most. `None` at the end of the source.
+    /// first): the game and, after a syntax error or past the length limit, what was
+    /// skipped to reach the next one. `None` at the end of the source.
     pub fn next_game_raw<V: Visitor>(
         &mut self,
         visitor: &mut V,
@@ -215,7 +214,7 @@ impl<R: Read> GameReader<R> {
                 self.advance(refused.skip());
                 self.skipping = true;
                 if raw.is_some() {
-                    self.skip(None, before_read)?;
+                    self.skip(raw, before_read)?;
                 }
                 return Ok(Some(RawGame {
                     parsed: 0,
@@ -238,8 +237,7 @@ impl<R: Read> GameReader<R> {
             };
             let window = &self.buf[self.start..self.end];
             if let Some(raw) = raw.as_deref_mut() {
-                let text = &window[lead.min(taken)..taken];
-                raw.extend_from_slice(&text[..text.len().min(MAX_GAME)]);
+                raw.extend_from_slice(&window[lead.min(taken)..taken]);
             }
             self.advance(taken);
             if broken {
@@ -324,6 +322,23 @@ mod tests {
         input.extend(b"} *\n\n[Event \"b\"]\n\n1. d4 *\n");
         let c = count(&input, 65536);
         assert_eq!((c.games, c.errors), (2, 1));
+    }
+
+    #[test]
+    fn a_game_too_long_is_copied_whole() {
+        let mut game = b"[Event \"a\"]\n\n1. e4 {".to_vec();
+        game.extend(std::iter::repeat_n(b'x', 3 * MAX_GAME));
+        game.extend(b"} *\n\n");
+        let mut input = b"\n\n".to_vec();
+        input.extend_from_slice(&game);
+        input.extend(b"[Event \"b\"]\n\n1. d4 *\n");
+        let mut reader = GameReader::new(Trickle(&input, 65536));
+        let mut raw = Vec::new();
+        let first = reader.next_game_raw(&mut Skip, &mut raw).unwrap();
+        assert_eq!(first.map(|g| g.too_long), Some(true));
+        assert!(raw == game, "{} bytes of {}", raw.len(), game.len());
+        reader.next_game_raw(&mut Skip, &mut raw).unwrap();
+        assert_eq!(raw, b"[Event \"b\"]\n\n1. d4 *");
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub enum TagError {
     /// A name that differs from a derived tag's only in case (`result`), which readers
     /// would take for that tag.
     LikeDerived(String, &'static str),
+    /// A value holding a control character (tab included), which PGN export format
+    /// does not allow in a tag value.
+    ControlChar(char),
 }
 
 impl fmt::Display for TagError {
@@ -46,6 +49,11 @@ impl fmt::Display for TagError {
             TagError::LikeDerived(name, derived) => write!(
                 f,
                 "'{name}' differs from the {derived} tag only in case; the {derived} tag is derived from the game and cannot be set"
+            ),
+            TagError::ControlChar(c) => write!(
+                f,
+                "a tag value cannot hold the control character {} (PGN export format allows none, not even a tab)",
+                describe_char(*c)
             ),
         }
     }
@@ -86,6 +94,9 @@ impl Tags {
     /// Sets a tag, refusing bad names and derived tags.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), TagError> {
         check_settable(name)?;
+        if let Some(c) = value.chars().find(|c| c.is_control()) {
+            return Err(TagError::ControlChar(c));
+        }
         self.insert(name, value);
         Ok(())
     }
@@ -155,12 +166,69 @@ fn check_settable(name: &str) -> Result<(), TagError> {
     Ok(())
 }
 
-/// Tag value bytes as text: UTF-8 when they are, else Latin-1 (each byte one character),
-/// the encoding older PGN files use.
+/// The characters Windows-1252 gives the bytes 0x80 to 0x9F, where Latin-1 has C1
+/// controls; the five bytes it leaves undefined stay the C1 controls of their code.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}', '\u{8f}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}', '\u{178}',
+];
+
+/// A byte that is not part of valid UTF-8, as the single-byte encodings of older PGN
+/// files read it: Windows-1252 for 0x80-0x9F (what Windows tools write), else Latin-1.
+fn single_byte_char(b: u8) -> char {
+    match b {
+        0x80..=0x9f => CP1252_HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
+    }
+}
+
+/// The characters of PGN text bytes: its valid UTF-8 sequences as UTF-8, every other
+/// byte as Windows-1252 (Latin-1 beyond 0x9F), so that a value mixing both loses
+/// neither.
+fn decoded_chars(bytes: &[u8]) -> impl Iterator<Item = char> + '_ {
+    bytes.utf8_chunks().flat_map(|chunk| {
+        chunk
+            .valid()
+            .chars()
+            .chain(chunk.invalid().iter().map(|&b| single_byte_char(b)))
+    })
+}
+
+/// PGN text bytes (a tag value, a comment) as text: see `decoded_chars`.
 pub fn decode(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Err(_) => decoded_chars(bytes).collect(),
+    }
+}
+
+/// The first control character of PGN text bytes other than those `allowed`, as
+/// `decode` reads them. Plain ASCII, nearly every value and comment, is told at once.
+#[inline(always)]
+pub fn first_control(bytes: &[u8], allowed: &[char]) -> Option<char> {
+    if super::scan::all_printable(bytes) {
+        return None;
+    }
+    first_control_in_any(bytes, allowed)
+}
+
+#[cold]
+fn first_control_in_any(bytes: &[u8], allowed: &[char]) -> Option<char> {
+    let control = |c: &char| c.is_control() && !allowed.contains(c);
+    if bytes.is_ascii() {
+        return bytes.iter().map(|&b| char::from(b)).find(control);
+    }
+    decoded_chars(bytes).find(control)
+}
+
+/// A character as an error names it: its code point, and itself when it is visible.
+pub fn describe_char(c: char) -> String {
+    if c.is_control() {
+        format!("U+{:04X}", u32::from(c))
+    } else {
+        format!("'{c}' (U+{:04X})", u32::from(c))
     }
 }
 
@@ -260,6 +328,45 @@ mod tests {
     fn latin1_bytes_decode_when_not_utf8() {
         assert_eq!(decode(b"Caf\xe9"), "Café");
         assert_eq!(decode("Café".as_bytes()), "Café");
+    }
+
+    #[test]
+    fn bytes_0x80_to_0x9f_are_windows_1252() {
+        assert_eq!(
+            decode(b"\x93Smart\x94 \x80"),
+            "\u{201c}Smart\u{201d} \u{20ac}"
+        );
+        // Undefined in Windows-1252: the C1 control, which is then refused.
+        assert_eq!(first_control(b"a\x81b", &[]), Some('\u{81}'));
+    }
+
+    #[test]
+    fn utf8_next_to_single_bytes_stays_utf8() {
+        let mut mixed = "Café ".as_bytes().to_vec();
+        mixed.extend_from_slice(b"Mot\xf6rhead");
+        assert_eq!(decode(&mixed), "Café Motörhead");
+    }
+
+    #[test]
+    fn control_characters_are_found() {
+        assert_eq!(first_control(b"plain [%clk 0:01:00]", &[]), None);
+        assert_eq!(first_control(b"a\tb", &['\t']), None);
+        assert_eq!(first_control(b"a\tb", &[]), Some('\t'));
+        assert_eq!(first_control(b"a\x07b", &['\t']), Some('\u{7}'));
+        assert_eq!(first_control("a\u{85}".as_bytes(), &[]), Some('\u{85}'));
+        assert_eq!(first_control(b"a\x7f", &[]), Some('\u{7f}'));
+        assert_eq!(first_control(b"a\r\n", &['\r', '\n']), None);
+    }
+
+    #[test]
+    fn set_refuses_control_characters() {
+        let mut tags = Tags::default();
+        assert_eq!(tags.set("White", "a\tb"), Err(TagError::ControlChar('\t')));
+        assert_eq!(
+            tags.set("White", "a\u{1}"),
+            Err(TagError::ControlChar('\u{1}'))
+        );
+        assert!(tags.set("White", "a b").is_ok());
     }
 
     #[test]

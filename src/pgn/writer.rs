@@ -143,22 +143,49 @@ impl Movetext {
     }
 
     /// A comment as `{ words }`; its own blanks and line breaks are not kept, since
-    /// lines are laid out anew. A `}` inside would end it early and becomes `)`.
+    /// lines are laid out anew. Its text holds no `}` (the reader ends a `{` comment at
+    /// its first one; a `;` comment that holds one goes to `line_comment`).
+    ///
+    /// Wrapping never starts a line with a comment word that begins with `[` or `%`: a
+    /// reader takes a line starting `[Event ` for the next game and drops a `%` line.
+    /// Such a word stays on the line of the word before it (`{` at least), and an
+    /// embedded command (`[%clk 0:01:00]`, `[%eval 0.3]`) on one line, since clock
+    /// parsers read them line by line; a line grows past `LINE_WIDTH` rather than break
+    /// one of these rules.
     pub fn comment(&mut self, out: &mut String, text: &str) {
         let mut words = text.split_whitespace().peekable();
         if words.peek().is_none() {
             self.word(out, "{}");
         } else {
-            self.word(out, "{");
+            // The words that must share a line, joined by single spaces.
+            let mut unit = String::from("{");
+            let mut in_command = false;
             for word in words {
-                if word.contains('}') {
-                    self.word(out, &word.replace('}', ")"));
+                if in_command || word.starts_with(['[', '%']) {
+                    unit.push(' ');
                 } else {
-                    self.word(out, word);
+                    self.word(out, &unit);
+                    unit.clear();
                 }
+                unit.push_str(word);
+                let opens = in_command || word.starts_with("[%");
+                in_command = opens && !word.contains(']');
             }
+            self.word(out, &unit);
             self.word(out, "}");
         }
+        self.number_black = true;
+    }
+
+    /// A `;` comment, its text as it was (tabs aside, which export format writes as
+    /// spaces): it runs to the end of its line, and the next token starts a new one.
+    /// Only a comment that a `{ }` could not hold (it holds a `}`) is written so.
+    pub fn line_comment(&mut self, out: &mut String, text: &str) {
+        self.place(out, 1 + text.chars().count());
+        out.push(';');
+        out.extend(text.chars().map(|c| if c == '\t' { ' ' } else { c }));
+        out.push('\n');
+        self.column = 0;
         self.number_black = true;
     }
 
@@ -260,6 +287,46 @@ mod tests {
         // Greedy: the next token would not have fitted.
         let first_next = movetext[1].split(' ').next().unwrap();
         assert!(movetext[0].len() + 1 + first_next.len() > LINE_WIDTH);
+    }
+
+    /// Lays out a comment after a move that fills the line up to `column` characters.
+    fn wrapped(column: usize, comment: &str) -> String {
+        let mut out = String::new();
+        let mut text = Movetext::new();
+        text.word(&mut out, &"x".repeat(column));
+        text.comment(&mut out, comment);
+        out
+    }
+
+    #[test]
+    fn no_comment_word_starting_with_a_bracket_or_percent_starts_a_line() {
+        for column in 60..79 {
+            let out = wrapped(
+                column,
+                "see [Event \"x\"] and %escape then [%clk 0:01:02] [%eval -0.35] end",
+            );
+            for line in out.lines() {
+                assert!(!line.starts_with(['[', '%']), "column {column}: {out}");
+                for (at, _) in line.match_indices("[%") {
+                    assert!(line[at..].contains(']'), "a command split: {out}");
+                }
+            }
+        }
+        assert_eq!(
+            wrapped(74, "[%clk 0:01:02]"),
+            format!("{}\n{{ [%clk 0:01:02] }}", "x".repeat(74))
+        );
+    }
+
+    #[test]
+    fn a_line_comment_ends_its_line() {
+        let mut out = String::new();
+        let start = Position::startpos();
+        let mut text = Movetext::new();
+        text.play(&mut out, &start, "e4");
+        text.line_comment(&mut out, " x } y\tz");
+        text.result(&mut out, Outcome::Unknown);
+        assert_eq!(out, "1. e4 ; x } y z\n*\n");
     }
 
     #[test]

@@ -276,7 +276,7 @@ san Nf3
     Topic {
         keyword: "tag",
         syntax: "tag <name> [<value>]",
-        summary: "sets a PGN tag to the rest of the line, or removes it; answers nothing",
+        summary: "sets a PGN tag to the rest of the line (no control character, not even a tab), or removes it; answers nothing",
         example: "\
 > tag Round 3
 > tag Result 1-0
