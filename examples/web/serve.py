@@ -58,16 +58,15 @@ TEXT = re.compile(r"[^\x00-\x1f\x7f]{1,200}")
 
 
 class ArbiterGone(Exception):
-    pass
+    """Arbiter has exited, or has not answered within ANSWER_TIMEOUT."""
 
 
 class Batch:
     """Lines written to arbiter at once; done when the last one is answered (it is
     always a query: a silent command that succeeds answers nothing)."""
 
-    def __init__(self, ids, game, publish):
+    def __init__(self, ids, publish):
         self.ids = ids
-        self.game = game
         self.publish = publish  # None, or the queues to push the snapshot to
         self.answers = {}
         self.done = threading.Event()
@@ -99,7 +98,7 @@ class Arbiter:
             if not self.alive:
                 raise ArbiterGone()
             ids = [str(next(self.ids)) for _ in commands]
-            batch = Batch(ids, game, publish)
+            batch = Batch(ids, publish)
             for rid in ids:
                 self.pending[rid] = batch
             lines = "".join(f"@{rid} {prefix}{command}\n" for rid, command in zip(ids, commands))

@@ -5,7 +5,8 @@ as people do. Writes docs/web-board.png, the README's screenshot.
 
     ARBITER_BIN=target/release/arbiter python3 tests/web/test_board.py [-v] [-k NAME]
 
-Exits 77 (skipped) when Chromium, chromedriver or Selenium cannot be found;
+Exits 77 (skipped) when Chromium, chromedriver or Selenium cannot be found (after the
+tests of the bridge alone, which need none of them);
 tests/web.rs runs this file from `cargo test` and turns that into a skip, or in CI a
 failure.
 """
@@ -21,6 +22,8 @@ import tempfile
 import termios
 import time
 import unittest
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -321,12 +324,63 @@ class WebBoard(unittest.TestCase):
         self.black.press("accept")
         self.everywhere(lambda page: page.text("banner") == "draw by agreement", "the agreed draw")
 
+    def test_a_draw_claimed_when_status_says_it_may_be(self):
+        self.join("claim", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
+        self.assertFalse(self.black.element("#claim").is_enabled())
+        self.play(self.white, "a1", "a2", 1)
+        self.everywhere(lambda page: page.text("banner").endswith("fifty-move may be claimed"), "the claimable draw")
+        self.black.press("claim")
+        self.everywhere(lambda page: page.text("banner") == "draw by the fifty-move rule", "the claimed draw")
+
+    def test_resignation(self):
+        self.join("resign")
+        self.black.press("resign")
+        self.everywhere(lambda page: page.text("banner") == "black resigned, white wins", "the resignation")
+        self.assertFalse(self.white.element("#resign").is_enabled())
+
     def test_undo(self):
         self.join("undo")
         self.play(self.white, "e2", "e4", 1)
         self.white.press("undo")
         self.everywhere(lambda page: page.version() == 2 and page.fen() == START, "the move taken back")
         self.assertEqual(self.watcher.sans(), [])
+
+
+@unittest.skipIf(not ARBITER, "no arbiter binary (set ARBITER_BIN)")
+class BridgeRefusals(unittest.TestCase):
+    """What the bridge refuses before arbiter sees it: no browser needed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.bridge = Bridge()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.bridge.stop()
+
+    def post(self, seat, body):
+        request = urllib.request.Request(f"{self.bridge.url}/action?game=g&seat={seat}", json.dumps(body).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    def test_a_watcher_may_not_act(self):
+        status, reply = self.post("watch", {"action": "resign", "version": 0})
+        self.assertEqual((status, reply["error"]["code"]), (403, "bridge"))
+
+    def test_a_line_break_in_an_argument_is_refused(self):
+        status, _ = self.post("white", {"action": "fen", "arg": "8/8/8/8/8/8/8/8 w - - 0 1\nquit", "version": 0})
+        self.assertEqual(status, 400)
+
+    def test_a_move_of_more_than_one_word_is_refused(self):
+        status, _ = self.post("white", {"action": "move", "arg": "e7e5 as black", "version": 0})
+        self.assertEqual(status, 400)
+
+    def test_an_action_reaches_arbiter_with_the_game_and_seat(self):
+        status, reply = self.post("white", {"action": "move", "arg": "e2e4", "version": 0})
+        self.assertEqual((status, reply["answer"]["error"]["code"], reply["answer"]["game"]), (200, "unknown-game", "g"))
 
 
 @unittest.skipIf(missing(), missing())
@@ -345,7 +399,8 @@ class ArbiterExit(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    if not unittest.main(exit=False).result.wasSuccessful():
+        sys.exit(1)
     if missing():
-        print(f"skipped: {missing()}", file=sys.stderr)
+        print(f"skipped: the browser tests, as {missing()}", file=sys.stderr)
         sys.exit(77)
-    unittest.main()
