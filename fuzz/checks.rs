@@ -4,13 +4,15 @@
 
 #![allow(dead_code)] // each fuzz target uses one of these
 
+use arbiter::color::Color;
 use arbiter::game::Status;
 use arbiter::moves::Move;
 use arbiter::pgn::reader::{read_game, Step};
 use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
+use arbiter::protocol::prefix::Prefixed;
 use arbiter::protocol::request::Request;
-use arbiter::protocol::{Reply, Runner, Session};
+use arbiter::protocol::{GameName, Reply, Runner, Session, Version};
 use arbiter::san::SanError;
 use arbiter::uci::{CastlingMode, UciMove};
 
@@ -188,25 +190,47 @@ fn render(reply: &Reply) -> String {
 /// and after every line.
 #[derive(Debug, PartialEq)]
 struct State {
+    default: GameState,
+    /// The open named games, by name.
+    named: Vec<(GameName, GameState)>,
+    chess960: bool,
+}
+
+/// What a client can observe of one game.
+#[derive(Debug, PartialEq)]
+struct GameState {
     position: Position,
     base: Position,
     moves: Vec<Move>,
     status: Status,
     repetitions: u32,
-    chess960: bool,
     mode: CastlingMode,
+    version: Option<Version>,
+    offer: Option<Color>,
 }
 
-fn snapshot(session: &Session) -> State {
-    let game = session.game();
-    State {
+fn game_state(session: &Session, name: Option<GameName>, game: &arbiter::game::Game) -> GameState {
+    GameState {
         position: *game.position(),
         base: *game.base(),
         moves: game.moves().collect(),
         status: game.status(),
         repetitions: game.repetitions(),
-        chess960: session.is_chess960(),
         mode: game.mode(),
+        version: session.version(name),
+        offer: session.offer(name),
+    }
+}
+
+fn snapshot(session: &Session) -> State {
+    State {
+        default: game_state(session, None, session.game()),
+        named: session
+            .named_games()
+            .into_iter()
+            .map(|(name, game)| (name, game_state(session, Some(name), game)))
+            .collect(),
+        chess960: session.is_chess960(),
     }
 }
 
@@ -222,7 +246,13 @@ fn snapshot(session: &Session) -> State {
 ///   (position, base position, moves played, status, repetition count, Chess960
 ///   option) equals the state before it;
 /// - queries change nothing; `legal <text>` never answers an error;
-/// - no answer line ends in a blank.
+/// - no answer line ends in a blank;
+/// - with the prefixes `game <name>` and `if <version>` (which change none of the
+///   above): a command on a named game that is not open, other than `position` and
+///   `ucinewgame`, answers `unknown-game`; `if` with another version than the game's
+///   answers `stale-version`; a command that changes a game adds exactly one to its
+///   version, and one that fails or only reads leaves it (and every other game) as it
+///   was.
 pub fn session(data: &[u8]) {
     let lines: Vec<&[u8]> = data
         .split(|&b| b == b'\n')
@@ -241,14 +271,38 @@ pub fn session(data: &[u8]) {
         let Ok(line) = std::str::from_utf8(raw) else {
             continue;
         };
+        let control = line.chars().any(|c| c.is_control() && !c.is_whitespace());
+        // An `@<id>` prefix is the client's; the command is what follows it and the
+        // game prefixes.
+        let request = Request::split(line).text;
+        let prefixed = Prefixed::split(request).ok();
+        let command = prefixed.map_or(request, |p| p.text);
+        let tokens: Vec<&str> = command.split_whitespace().collect();
+        let keyword = tokens.first().copied();
+        let target = prefixed.and_then(|p| p.game);
+        let version_before = session.version(target);
         let before = snapshot(&session);
         let reply = session.execute(line);
         let text = render(&reply);
 
-        let control = line.chars().any(|c| c.is_control() && !c.is_whitespace());
-        // An `@<id>` prefix is the client's; the command is what follows it.
-        let tokens: Vec<&str> = Request::split(line).text.split_whitespace().collect();
-        let keyword = tokens.first().copied();
+        let creates = matches!(keyword, Some("position" | "ucinewgame"));
+        if let (Some(p), false, Some(_)) = (prefixed, control, keyword) {
+            if version_before.is_none() && !creates && !keyword.is_some_and(|k| k.starts_with('#'))
+            {
+                assert!(
+                    matches!(&reply, Reply::Error(e) if matches!(e.code(), "unknown-game" | "bad-argument" | "unknown-command")),
+                    "{line:?} on a game that is not open: {text:?}"
+                );
+            }
+            if let (Some(expected), Some(current)) = (p.expected, version_before) {
+                if expected != current {
+                    assert!(
+                        matches!(&reply, Reply::Error(e) if matches!(e.code(), "stale-version" | "bad-argument" | "unknown-command")),
+                        "{line:?} at version {current}: {text:?}"
+                    );
+                }
+            }
+        }
         match &reply {
             Reply::Error(error) => {
                 assert_eq!(text.matches('\n').count(), 1, "{line:?}: {text:?}");
@@ -268,11 +322,17 @@ pub fn session(data: &[u8]) {
                 assert!(
                     matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption" | "tag" | "stop")
+                        None | Some(
+                            "position" | "ucinewgame" | "setoption" | "tag" | "stop" | "close"
+                        )
                     ) || keyword.is_some_and(|k| k.starts_with('#')),
                     "{line:?} answered nothing"
                 );
                 assert!(text.is_empty());
+                if keyword == Some("tag") {
+                    let bumped = version_before.map(|v| v + 1);
+                    assert_eq!(session.version(target), bumped, "{line:?}");
+                }
             }
             Reply::Quit => {
                 assert_eq!(keyword, Some("quit"));
@@ -291,7 +351,10 @@ pub fn session(data: &[u8]) {
                 for answer_line in text.lines() {
                     assert_eq!(answer_line.trim_end(), answer_line, "{line:?}: {text:?}");
                 }
-                if !matches!(keyword, Some("move" | "undo" | "resign" | "draw" | "claim")) {
+                if matches!(keyword, Some("move" | "undo" | "resign" | "draw" | "claim")) {
+                    let bumped = version_before.map(|v| v + 1);
+                    assert_eq!(session.version(target), bumped, "{line:?}");
+                } else {
                     let after = snapshot(&session);
                     assert_eq!(before, after, "the query {line:?} changed the state");
                 }

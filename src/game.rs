@@ -145,6 +145,14 @@ enum Decision {
     Drawn(DrawReason),
 }
 
+/// An automatic draw that a game record played on past: the rule, and the ply after
+/// which the position stood drawn (the number of moves played by then).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DrawnAt {
+    pub ply: usize,
+    pub reason: DrawReason,
+}
+
 /// Why move text names no move that can be played now, in the order the protocol
 /// classifies them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,6 +214,9 @@ pub struct Game {
     last_before: Position,
     repetitions: RepetitionMap,
     decision: Option<Decision>,
+    /// Set when a move is played on past an automatic draw (only records do that): the
+    /// game stays drawn whatever the later moves do, until undo goes back before it.
+    drawn_at: Option<DrawnAt>,
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
@@ -249,6 +260,7 @@ impl Game {
             last_before: base,
             repetitions,
             decision: None,
+            drawn_at: None,
             legal: OnceCell::new(),
             status: Status::of(State::Active),
             can_move: true,
@@ -278,6 +290,7 @@ impl Game {
         }
         self.repeated = 1;
         self.decision = None;
+        self.drawn_at = None;
         self.refresh();
     }
 
@@ -379,6 +392,9 @@ impl Game {
             Some(Decision::Drawn(reason)) => return Status::drawn(reason),
             None => {}
         }
+        if let Some(drawn) = self.drawn_at {
+            return Status::drawn(drawn.reason);
+        }
         let pos = &self.position;
         let check = pos.is_check();
         let stuck = if self.lean {
@@ -392,26 +408,54 @@ impl Game {
                 ..Status::of(State::Checkmate)
             };
         }
-        if pos.is_insufficient_material() {
-            return Status::drawn(DrawReason::InsufficientMaterial);
-        }
-        if stuck {
-            return Status::of(State::Stalemate);
-        }
-        if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
-            return Status::drawn(DrawReason::SeventyFiveMove);
-        }
-        let repetitions = self.repetitions();
-        if repetitions >= 5 {
-            return Status::drawn(DrawReason::Fivefold);
+        match self.automatic_draw() {
+            // Stalemate outranks the move-count and repetition rules, not material.
+            Some(DrawReason::InsufficientMaterial) => {
+                return Status::drawn(DrawReason::InsufficientMaterial)
+            }
+            _ if stuck => return Status::of(State::Stalemate),
+            Some(reason) => return Status::drawn(reason),
+            None => {}
         }
         Status {
             claims: Claims {
-                threefold: repetitions >= 3,
+                threefold: self.repeated >= 3,
                 fifty_move: pos.halfmoves() >= FIFTY_MOVES,
             },
             ..Status::of(if check { State::Check } else { State::Active })
         }
+    }
+
+    /// The draw the current position makes by itself, without a move generated:
+    /// insufficient material, the seventy-five-move rule, fivefold repetition. The one
+    /// test of these rules, for lean and kept games alike.
+    fn automatic_draw(&self) -> Option<DrawReason> {
+        let pos = &self.position;
+        if pos.is_insufficient_material() {
+            Some(DrawReason::InsufficientMaterial)
+        } else if pos.halfmoves() >= SEVENTY_FIVE_MOVES {
+            Some(DrawReason::SeventyFiveMove)
+        } else if self.repeated >= 5 {
+            Some(DrawReason::Fivefold)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the game is over, as cheaply as each kind of game can tell: a kept
+    /// game's cached status; a lean game's rules that need no move generation
+    /// (checkmate and stalemate leave no move to find anyway).
+    fn is_over_at_a_glance(&self) -> bool {
+        if self.lean {
+            self.decision.is_some() || self.drawn_at.is_some() || self.automatic_draw().is_some()
+        } else {
+            self.status.is_over()
+        }
+    }
+
+    /// The automatic draw that moves were played past, if any (see `parse_recorded`).
+    pub fn drawn_at(&self) -> Option<DrawnAt> {
+        self.drawn_at
     }
 
     /// The legal move that text names, UCI or SAN, or why none may be played now.
@@ -447,17 +491,35 @@ impl Game {
     /// the legal moves or allocating; anything else (UCI text, an illegal or ambiguous
     /// move, the game over) goes to `parse_move` for the exact reason.
     pub fn parse_san_bytes(&self, text: &[u8]) -> Result<Move, MoveError> {
-        let ended = if self.lean {
-            // A lean game's status is not kept: over by a rule that needs no move
-            // generation (checkmate and stalemate leave nothing to find anyway).
-            let pos = &self.position;
-            self.decision.is_some()
-                || pos.is_insufficient_material()
-                || pos.halfmoves() >= SEVENTY_FIVE_MOVES
-                || self.repeated >= 5
-        } else {
-            self.status.is_over()
-        };
+        self.find_san(text, self.is_over_at_a_glance())
+    }
+
+    /// A move of a game record, as `parse_san_bytes` finds it, except that a record
+    /// goes on past an automatic draw: players who did not stop at it made moves that
+    /// are still checked, while the game stays drawn at the ply the rule ended it
+    /// (`play` keeps that). Nothing follows checkmate, stalemate or a decided result.
+    pub fn parse_recorded(&self, text: &[u8]) -> Result<Move, MoveError> {
+        if self.decision.is_some() {
+            return self.find_san(text, true);
+        }
+        match self.find_san(text, false) {
+            Err(MoveError::GameOver(status)) if !matches!(status.state, State::Draw) => {
+                Err(MoveError::GameOver(status))
+            }
+            Err(MoveError::GameOver(status)) => match std::str::from_utf8(text) {
+                // The reason the board gives, as anywhere else; a board with no legal
+                // move has nothing more to play.
+                Ok(text) if self.position.has_legal_moves() => {
+                    resolve_move(&self.position, text, self.mode)
+                }
+                Ok(_) => Err(MoveError::GameOver(status)),
+                Err(_) => Err(MoveError::Syntax),
+            },
+            found => found,
+        }
+    }
+
+    fn find_san(&self, text: &[u8], ended: bool) -> Result<Move, MoveError> {
         if !ended {
             if let Some(m) = self.position.find_san_quick(text) {
                 return Ok(m);
@@ -473,8 +535,17 @@ impl Game {
     }
 
     /// Plays a legal move (from `parse_move` or the move generator). The caller checks
-    /// that the game is not over.
+    /// that the game is not over, or (`parse_recorded`) over only by an automatic draw,
+    /// which the game then keeps.
     pub fn play(&mut self, m: Move) {
+        if self.drawn_at.is_none() && self.decision.is_none() {
+            if let Some(reason) = self.automatic_draw() {
+                self.drawn_at = Some(DrawnAt {
+                    ply: self.plies.len(),
+                    reason,
+                });
+            }
+        }
         if self.lean {
             self.last_before = self.position;
         } else {
@@ -523,6 +594,13 @@ impl Game {
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
         let ply = self.plies.pop()?;
+        // Back at the ply of the draw, the position shows it by itself.
+        if self
+            .drawn_at
+            .is_some_and(|drawn| self.plies.len() <= drawn.ply)
+        {
+            self.drawn_at = None;
+        }
         if self.lean {
             // Lean games are files replayed, seldom taken back: replaying the moves
             // kept is simpler than keeping every position for it.
@@ -717,6 +795,97 @@ mod tests {
         lean.set_lean(false);
         assert_eq!(lean.status(), full.status());
         assert_eq!(lean.legal_moves().len(), full.legal_moves().len());
+    }
+
+    /// Plays the moves the way a record is read.
+    fn play_recorded(game: &mut Game, moves: &str) {
+        for text in moves.split_whitespace() {
+            let m = game.parse_recorded(text.as_bytes()).unwrap();
+            game.play(m);
+        }
+    }
+
+    /// Rook against knight; after 3... Kxc7 only the knight is left (ply 5).
+    const KNIGHT_ENDING: &str = "4k3/8/8/8/8/8/8/2R1K1n1 b - - 0 1";
+    const TO_BARE_KNIGHT: &str = "Nf3+ Ke2 Kd7 Rc7+ Kxc7";
+
+    #[test]
+    fn a_record_plays_on_past_an_automatic_draw_which_stands() {
+        for lean in [false, true] {
+            let base = Position::from_fen(KNIGHT_ENDING).unwrap();
+            let mut game = Game::new(base, CastlingMode::Standard);
+            game.set_lean(lean);
+            play_recorded(&mut game, TO_BARE_KNIGHT);
+            assert_eq!(game.drawn_at(), None, "the board shows it by itself");
+            play_recorded(&mut game, "Kxf3 Kd6");
+            let drawn = DrawnAt {
+                ply: 5,
+                reason: DrawReason::InsufficientMaterial,
+            };
+            assert_eq!(game.drawn_at(), Some(drawn));
+            assert_eq!(game.status(), Status::drawn(drawn.reason));
+            assert_eq!(game.moves().len(), 7);
+        }
+    }
+
+    #[test]
+    fn a_capture_after_the_seventy_five_move_rule_does_not_revive_the_game() {
+        let base = Position::from_fen("4k3/8/8/8/8/8/r7/R3K3 w - - 149 100").unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        play_recorded(&mut game, "Kf1 Kd8 Rxa2");
+        assert_eq!(
+            game.drawn_at(),
+            Some(DrawnAt {
+                ply: 1,
+                reason: DrawReason::SeventyFiveMove
+            })
+        );
+        assert_eq!(game.status().reason, Some(DrawReason::SeventyFiveMove));
+    }
+
+    #[test]
+    fn undo_before_the_draw_makes_the_game_live_again() {
+        let base = Position::from_fen(KNIGHT_ENDING).unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        play_recorded(&mut game, TO_BARE_KNIGHT);
+        play_recorded(&mut game, "Kxf3 Kd6");
+        game.undo();
+        game.undo();
+        assert_eq!(game.drawn_at(), None);
+        assert_eq!(game.status().reason, Some(DrawReason::InsufficientMaterial));
+        game.undo();
+        assert!(!game.status().is_over());
+    }
+
+    #[test]
+    fn moves_past_an_automatic_draw_are_refused_outside_a_record() {
+        let base = Position::from_fen(KNIGHT_ENDING).unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        play_recorded(&mut game, TO_BARE_KNIGHT);
+        let drawn = Err(MoveError::GameOver(game.status()));
+        assert_eq!(game.parse_move("Kxf3"), drawn);
+        assert_eq!(game.parse_san_bytes(b"Kxf3"), drawn);
+    }
+
+    #[test]
+    fn an_illegal_move_past_an_automatic_draw_gets_its_own_reason() {
+        let base = Position::from_fen(KNIGHT_ENDING).unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        play_recorded(&mut game, TO_BARE_KNIGHT);
+        let expected = resolve_move(game.position(), "Ke4", CastlingMode::Standard);
+        assert!(matches!(expected, Err(MoveError::SanIllegal(_))));
+        assert_eq!(game.parse_recorded(b"Ke4"), expected);
+        assert_eq!(game.parse_recorded(b"Zz9"), Err(MoveError::Syntax));
+    }
+
+    #[test]
+    fn nothing_follows_mate_in_a_record() {
+        let mut game = Game::default();
+        play_recorded(&mut game, "f3 e5 g4 Qh4#");
+        assert_eq!(
+            game.parse_recorded(b"Kf2"),
+            Err(MoveError::GameOver(game.status()))
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
+use crate::game::DrawnAt;
 use crate::position::Position;
 use crate::protocol::ProtocolError;
 use crate::uci::CastlingMode;
@@ -87,6 +88,8 @@ enum Verdict {
     Ok {
         plies: usize,
         result: &'static str,
+        /// The automatic draw that the moves went on past.
+        drawn_at: Option<DrawnAt>,
     },
     Error {
         code: &'static str,
@@ -144,8 +147,13 @@ impl Worker {
                 let game = self.replayer.game();
                 let result = outcome_of(&game.status()).token();
                 let plies = game.moves().len();
+                let drawn_at = game.drawn_at();
                 self.convert(out);
-                Verdict::Ok { plies, result }
+                Verdict::Ok {
+                    plies,
+                    result,
+                    drawn_at,
+                }
             }
             Err(error) => {
                 if self.config.keep_broken && self.config.target != Target::Check {
@@ -256,7 +264,21 @@ fn write_verdict(
         write!(out, " {file}")?;
     }
     match verdict {
-        Verdict::Ok { plies, result } => writeln!(out, " ok {plies} {result}"),
+        Verdict::Ok {
+            plies,
+            result,
+            drawn_at: None,
+        } => writeln!(out, " ok {plies} {result}"),
+        Verdict::Ok {
+            plies,
+            result,
+            drawn_at: Some(drawn),
+        } => writeln!(
+            out,
+            " ok {plies} {result} drawn-at {} {}",
+            drawn.ply,
+            drawn.reason.name()
+        ),
         Verdict::Error {
             code,
             at: Some(at),

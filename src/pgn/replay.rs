@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::fen::FenError;
-use crate::game::{resolve_move, Game, MoveError, State, Status};
+use crate::game::{resolve_move, DrawnAt, Game, MoveError, State, Status};
 use crate::position::Position;
 use crate::uci::CastlingMode;
 
@@ -19,6 +19,9 @@ pub enum ResultError {
     /// The final position says otherwise: `1-0` when white is mated, a decisive result
     /// after stalemate or an automatic draw.
     Contradicted { outcome: Outcome, status: Status },
+    /// A decisive result after an automatic draw that the moves went on past: the game
+    /// ended at that ply, whatever the later moves did.
+    DrawnEarlier { outcome: Outcome, drawn: DrawnAt },
     /// The `Result` tag and the result token disagree (only when asked to check).
     TagMismatch { tag: String, token: Outcome },
 }
@@ -32,6 +35,12 @@ impl fmt::Display for ResultError {
                     "the result {outcome} contradicts the final position ({status})"
                 )
             }
+            ResultError::DrawnEarlier { outcome, drawn } => write!(
+                f,
+                "the result {outcome} contradicts the draw by {} at ply {}",
+                drawn.reason.name(),
+                drawn.ply
+            ),
             ResultError::TagMismatch { tag, token } => write!(
                 f,
                 "the Result tag says {tag} but the movetext ends with {token}"
@@ -285,17 +294,17 @@ impl Replayer {
             return;
         }
         let game = &mut self.game;
-        match game.parse_san_bytes(san) {
+        match game.parse_recorded(san) {
             Ok(m) => {
                 if self.options.record {
                     let before = *game.position();
-                    // The game works out check and mate for its status anyway.
                     let mut text = before.san_without_suffix(m);
                     game.play(m);
-                    if game.status().state == State::Checkmate {
-                        text.push('#');
-                    } else if game.position().is_check() {
-                        text.push('+');
+                    // The board's mate, not the game's status: past an automatic draw
+                    // the status stays the draw.
+                    let pos = game.position();
+                    if pos.is_check() {
+                        text.push(if pos.has_legal_moves() { '+' } else { '#' });
                     }
                     self.layout.play(&mut self.movetext, &before, &text);
                 } else {
@@ -370,15 +379,16 @@ fn ended(pos: &Position) -> Status {
 
 /// Gives a game the result its movetext ends with, refusing one the board contradicts:
 /// a decisive result the moves do not reach is a resignation, a draw the board does not
-/// make is a draw by agreement, and `*` leaves the game as it stands.
+/// make is a draw by agreement, and `*` leaves the game as it stands. A game that went
+/// on past an automatic draw has that draw as its result.
 pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
     let status = game.status();
     if status.is_over() {
         let agrees = outcome == Outcome::Unknown || outcome == outcome_of(&status);
-        return if agrees {
-            Ok(())
-        } else {
-            Err(ResultError::Contradicted { outcome, status })
+        return match game.drawn_at() {
+            _ if agrees => Ok(()),
+            Some(drawn) => Err(ResultError::DrawnEarlier { outcome, drawn }),
+            None => Err(ResultError::Contradicted { outcome, status }),
         };
     }
     debug_assert!(matches!(status.state, State::Active | State::Check));

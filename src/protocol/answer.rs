@@ -12,6 +12,7 @@ use crate::uci::UciMove;
 
 use super::error::ProtocolError;
 use super::help::Topic;
+use super::prefix::{GameName, Version};
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -33,6 +34,11 @@ pub enum Format {
 pub struct Header<'a> {
     pub id: Option<&'a str>,
     pub command: Option<&'a str>,
+    /// The named game the line was for: text answers start every line with it.
+    pub game: Option<GameName>,
+    /// The game's version after the command, for a line that named a game or carried
+    /// `if`: JSON answers give it.
+    pub version: Option<Version>,
 }
 
 /// What one command line produces.
@@ -76,16 +82,27 @@ pub enum Answer {
     Check(Vec<Square>),
     Turn(Color),
     Fen(String),
-    Status(Status),
-    Played(Box<MoveDetail>, Status),
+    Status(Standing),
+    Played(Box<MoveDetail>, Standing),
     Undone(String),
     History(Vec<String>),
     San(String),
     /// `pgn`: the game in export format, ending with its newline.
     Pgn(String),
+    Version(Version),
+    /// `games`: the open named games, sorted.
+    Games(Vec<GameName>),
     Help,
     /// `help <command>`.
     HelpOn(&'static Topic),
+}
+
+/// Where a game stands, with the draw offer pending in it, if any (by the side that
+/// made it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub status: Status,
+    pub offer: Option<Color>,
 }
 
 /// A move as `move` and `moves verbose` describe it.
@@ -162,7 +179,22 @@ pub const OPTIONS: &[UciOption] = &[
         name: "JSON",
         kind: OptionKind::Check { default: false },
     },
+    UciOption {
+        name: "MaxGames",
+        kind: OptionKind::Spin {
+            default: DEFAULT_MAX_GAMES,
+            min: 0,
+            max: MAX_MAX_GAMES,
+        },
+    },
 ];
+
+/// How many named games may be open at once unless `MaxGames` says otherwise: a few
+/// hundred MiB of games of a few hundred plies.
+pub const DEFAULT_MAX_GAMES: u32 = 10_000;
+
+/// The highest `MaxGames`.
+pub const MAX_MAX_GAMES: u32 = 10_000_000;
 
 /// The lines of `help`, before the closing `end`.
 pub const HELP: &[&str] = &[
@@ -172,6 +204,7 @@ pub const HELP: &[&str] = &[
     "setoption name UCI_Chess960 value true|false: Chess960 castling from the next game",
     "setoption name Threads value <n>: threads for perft (0: one per core)",
     "setoption name JSON value true|false: answers as JSON Lines",
+    "setoption name MaxGames value <n>: the most named games open at once",
     "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
@@ -184,14 +217,19 @@ pub const HELP: &[&str] = &[
     "fen: the position as FEN",
     "status: state, winner, draw reason, claimable draws",
     "move <move>: play a move (UCI or SAN)",
+    "move <move> as white|black: play a move if that side is to move",
     "undo: take back the last move",
     "history: the moves played",
     "resign [white|black]: resign, the side to move by default",
     "draw: draw by agreement",
+    "draw offer|accept|decline white|black: a draw offer, and the other side's answer",
     "claim: claim a threefold or fifty-move draw",
     "san <move>: a move in SAN",
     "tag <name> [<value>]: set a PGN tag, or remove it without a value",
     "pgn: the game in PGN export format, then end",
+    "version: the game's version, one more for every change",
+    "games: the open named games",
+    "close: close the game named by game <name> close",
     "help: this list",
     "stop: end a running perft",
     "quit: exit",
@@ -208,17 +246,27 @@ impl Reply {
     }
 
     /// Writes the reply in a format, for the request the header names. In text, an id
-    /// starts every line of the answer (`@7 readyok`); in JSON it is a field.
+    /// and then the game's name start every line of the answer
+    /// (`@7 game g1 readyok`); in JSON they are fields.
     pub fn write(&self, out: &mut impl Write, header: &Header, format: Format) -> io::Result<()> {
-        match (format, header.id) {
-            (Format::Json, _) => super::json::write_reply(out, header, self),
-            (Format::Text, None) => self.write_to(out),
-            (Format::Text, Some(id)) => {
+        match (format, header.id, header.game) {
+            (Format::Json, ..) => super::json::write_reply(out, header, self),
+            (Format::Text, None, None) => self.write_to(out),
+            (Format::Text, id, game) => {
                 let mut text = Vec::new();
                 self.write_to(&mut text)?;
                 for line in text.split_inclusive(|&b| b == b'\n') {
-                    out.write_all(b"@")?;
-                    out.write_all(id.as_bytes())?;
+                    if let Some(id) = id {
+                        out.write_all(b"@")?;
+                        out.write_all(id.as_bytes())?;
+                    }
+                    if let Some(game) = game {
+                        if id.is_some() {
+                            out.write_all(b" ")?;
+                        }
+                        out.write_all(b"game ")?;
+                        out.write_all(game.as_str().as_bytes())?;
+                    }
                     if line != b"\n" {
                         out.write_all(b" ")?;
                     }
@@ -247,7 +295,8 @@ fn write_list<T: std::fmt::Display>(
 /// `draw reason fivefold`, `active claimable threefold fifty-move`. Written piece by
 /// piece, without formatting machinery: these are the answers a client asks for after
 /// every move.
-pub fn write_status(out: &mut impl Write, status: &Status) -> io::Result<()> {
+pub fn write_status(out: &mut impl Write, standing: &Standing) -> io::Result<()> {
+    let status = &standing.status;
     out.write_all(status.state.name().as_bytes())?;
     if let Some(winner) = status.winner {
         out.write_all(b" winner ")?;
@@ -256,6 +305,10 @@ pub fn write_status(out: &mut impl Write, status: &Status) -> io::Result<()> {
     if let Some(reason) = status.reason {
         out.write_all(b" reason ")?;
         out.write_all(reason.name().as_bytes())?;
+    }
+    if let Some(by) = standing.offer {
+        out.write_all(b" offer ")?;
+        out.write_all(by.name().as_bytes())?;
     }
     if !status.claims.is_empty() {
         out.write_all(b" claimable")?;
@@ -458,6 +511,8 @@ impl Answer {
                 out.write_all(text.as_bytes())?;
                 writeln!(out, "end")
             }
+            Answer::Version(version) => writeln!(out, "version {version}"),
+            Answer::Games(names) => write_list(out, "games", names),
             Answer::Help => {
                 for line in HELP {
                     writeln!(out, "{line}")?;

@@ -24,6 +24,24 @@ pub enum Start {
     },
 }
 
+/// What a side does with a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferStep {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl OfferStep {
+    pub const fn name(self) -> &'static str {
+        match self {
+            OfferStep::Offer => "offer",
+            OfferStep::Accept => "accept",
+            OfferStep::Decline => "decline",
+        }
+    }
+}
+
 /// One protocol command with its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command<'a> {
@@ -54,10 +72,14 @@ pub enum Command<'a> {
     Fen,
     Status,
     Move(&'a str),
+    /// `move <move> as white|black`: a move that only the seat named may make.
+    MoveAs(&'a str, Color),
     Undo,
     History,
     Resign(Option<Color>),
     Draw,
+    /// `draw offer|accept|decline <colour>`: one step of a draw both sides agree to.
+    Offer(OfferStep, Color),
     Claim,
     San(&'a str),
     /// Sets a tag to the rest of the line, or with no value removes it.
@@ -66,6 +88,12 @@ pub enum Command<'a> {
         value: Option<&'a str>,
     },
     Pgn,
+    /// The game's version.
+    Version,
+    /// The open named games.
+    Games,
+    /// Closes the named game the line is for.
+    Close,
     Help,
     HelpOn(&'static Topic),
     /// Ends a running perft; nothing otherwise.
@@ -74,7 +102,7 @@ pub enum Command<'a> {
 }
 
 /// The command keywords, for help and completion.
-pub const KEYWORDS: [&str; 27] = [
+pub const KEYWORDS: [&str; 30] = [
     "uci",
     "isready",
     "ucinewgame",
@@ -99,6 +127,9 @@ pub const KEYWORDS: [&str; 27] = [
     "san",
     "tag",
     "pgn",
+    "version",
+    "games",
+    "close",
     "help",
     "stop",
     "quit",
@@ -181,7 +212,10 @@ impl<'a> Command<'a> {
             "turn" => no_args(keyword, args, Command::Turn)?,
             "fen" => no_args(keyword, args, Command::Fen)?,
             "status" => no_args(keyword, args, Command::Status)?,
-            "move" => Command::Move(one_move(keyword, args)?),
+            "move" => match args {
+                [text, "as", seat] => Command::MoveAs(text, parse_color("move ... as", seat)?),
+                _ => Command::Move(one_move(keyword, args)?),
+            },
             "undo" => no_args(keyword, args, Command::Undo)?,
             "history" => no_args(keyword, args, Command::History)?,
             "resign" => match args {
@@ -194,11 +228,32 @@ impl<'a> Command<'a> {
                     ))
                 }
             },
-            "draw" => no_args(keyword, args, Command::Draw)?,
+            "draw" => {
+                let step = match args.first() {
+                    Some(&"offer") => OfferStep::Offer,
+                    Some(&"accept") => OfferStep::Accept,
+                    Some(&"decline") => OfferStep::Decline,
+                    _ => return no_args(keyword, args, Command::Draw).map(Some),
+                };
+                match args {
+                    [_, color] => {
+                        Command::Offer(step, parse_color(&format!("draw {}", step.name()), color)?)
+                    }
+                    _ => {
+                        return Err(ProtocolError::BadArgument(format!(
+                            "draw {} takes the side: white or black",
+                            step.name()
+                        )))
+                    }
+                }
+            }
             "claim" => no_args(keyword, args, Command::Claim)?,
             "san" => Command::San(one_move(keyword, args)?),
             "tag" => parse_tag(line)?,
             "pgn" => no_args(keyword, args, Command::Pgn)?,
+            "version" => no_args(keyword, args, Command::Version)?,
+            "games" => no_args(keyword, args, Command::Games)?,
+            "close" => no_args(keyword, args, Command::Close)?,
             "help" => match args {
                 [name] => match help::topic(name) {
                     Some(topic) => Command::HelpOn(topic),
@@ -283,6 +338,16 @@ fn one_move<'a>(keyword: &str, args: &[&'a str]) -> Result<&'a str, ProtocolErro
         _ => Err(ProtocolError::BadArgument(format!(
             "{keyword} takes one move, found {}",
             args.len()
+        ))),
+    }
+}
+
+fn parse_color(what: &str, text: &str) -> Result<Color, ProtocolError> {
+    match text {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        _ => Err(ProtocolError::BadArgument(format!(
+            "{what} takes white or black, not '{text}'"
         ))),
     }
 }

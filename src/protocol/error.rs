@@ -2,12 +2,15 @@
 
 use std::fmt;
 
+use crate::color::Color;
 use crate::diagnose::IllegalMove;
 use crate::fen::{FenError, PositionError};
 use crate::game::{MoveError, Status};
 use crate::pgn::{GameError, ResultError, SyntaxError};
 use crate::san::SanError;
 use crate::uci::CastlingMode;
+
+use super::prefix::{GameName, Version};
 
 /// Which move an error is about: a `move` argument, or one ply of a `position` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,6 +97,24 @@ pub enum ProtocolError {
     MissingFen,
     /// `--` or `Z0` where a move must be.
     NullMove(MoveRef),
+    /// A command for a named game that is not open.
+    UnknownGame(GameName),
+    /// `if <expected>` on a game at another version.
+    StaleVersion {
+        expected: Version,
+        current: Version,
+    },
+    /// Creating a game past `MaxGames`, the limit.
+    TooManyGames(u32),
+    /// `move ... as <seat>` when the other side is to move.
+    NotYourSeat(MoveRef, Color),
+    /// Accepting or declining when the other side has offered no draw (the side that
+    /// would have offered it).
+    NoOffer(Color),
+    /// An offer while one is pending (the side that made it).
+    OfferPending(Color),
+    /// `close` without `game <name>`: the default game cannot be closed.
+    CloseDefault,
 }
 
 impl ProtocolError {
@@ -127,6 +148,13 @@ impl ProtocolError {
             ProtocolError::BadResult(_) => "bad-result",
             ProtocolError::BadFenTag(_) | ProtocolError::MissingFen => "bad-fen",
             ProtocolError::NullMove(_) => "bad-move",
+            ProtocolError::UnknownGame(_) => "unknown-game",
+            ProtocolError::StaleVersion { .. } => "stale-version",
+            ProtocolError::TooManyGames(_) => "too-many-games",
+            ProtocolError::NotYourSeat(..) => "not-your-turn",
+            ProtocolError::NoOffer(_) => "no-offer",
+            ProtocolError::OfferPending(_) => "offer-pending",
+            ProtocolError::CloseDefault => "bad-argument",
         }
     }
 
@@ -137,6 +165,7 @@ impl ProtocolError {
             | ProtocolError::GameOver(Some(at), _)
             | ProtocolError::NoPiece(at, _)
             | ProtocolError::NotYourTurn(at, _)
+            | ProtocolError::NotYourSeat(at, _)
             | ProtocolError::PromotionRequired(at)
             | ProtocolError::IllegalMove(at, _)
             | ProtocolError::AmbiguousMove(at, _)
@@ -244,6 +273,7 @@ impl fmt::Display for ProtocolError {
             | ProtocolError::GameOver(Some(at), _)
             | ProtocolError::NoPiece(at, _)
             | ProtocolError::NotYourTurn(at, _)
+            | ProtocolError::NotYourSeat(at, _)
             | ProtocolError::PromotionRequired(at)
             | ProtocolError::IllegalMove(at, _)
             | ProtocolError::AmbiguousMove(at, _)
@@ -298,6 +328,26 @@ impl fmt::Display for ProtocolError {
             ),
             ProtocolError::BadFenTag(why) => write!(f, "the FEN tag: {why}"),
             ProtocolError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
+            ProtocolError::UnknownGame(name) => write!(
+                f,
+                "no game named {name} is open (position or ucinewgame creates it)"
+            ),
+            ProtocolError::StaleVersion { expected, current } => write!(
+                f,
+                "the game is at version {current}, not {expected}: nothing was done"
+            ),
+            ProtocolError::TooManyGames(limit) => write!(
+                f,
+                "the open named games reach MaxGames ({limit}): close one first"
+            ),
+            ProtocolError::NoOffer(from) => write!(f, "{from} has offered no draw"),
+            ProtocolError::OfferPending(by) => write!(
+                f,
+                "{by}'s draw offer is pending: it is accepted or declined first"
+            ),
+            ProtocolError::CloseDefault => {
+                f.write_str("close takes a game: game <name> close (the default game stays open)")
+            }
         }
     }
 }
@@ -317,6 +367,9 @@ impl fmt::Display for Reason<'_> {
             }
             ProtocolError::NoPiece(_, why) | ProtocolError::NotYourTurn(_, why) => {
                 write!(f, "{why}")
+            }
+            ProtocolError::NotYourSeat(_, seat) => {
+                write!(f, "it is {}'s turn, not {seat}'s", seat.other())
             }
             ProtocolError::PromotionRequired(_) => f.write_str(
                 "a pawn reaching the last rank must say what it becomes (e7e8q or e8=Q)",

@@ -31,6 +31,7 @@ id author the chess-arbiter authors
 option name UCI_Chess960 type check default false
 option name Threads type spin default 0 min 0 max 256
 option name JSON type check default false
+option name MaxGames type spin default 10000 min 0 max 10000000
 uciok
 ",
     },
@@ -58,8 +59,9 @@ history
         keyword: "setoption",
         syntax: "setoption name UCI_Chess960 value true|false\n\
                  setoption name Threads value <n>\n\
-                 setoption name JSON value true|false",
-        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), or JSON Lines answers; answers nothing",
+                 setoption name JSON value true|false\n\
+                 setoption name MaxGames value <n>",
+        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), JSON Lines answers, or the most named games open at once; answers nothing",
         example: "\
 > setoption name UCI_Chess960 value true
 > position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1
@@ -204,8 +206,8 @@ status checkmate winner black
     },
     Topic {
         keyword: "move",
-        syntax: "move <move>",
-        summary: "plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts",
+        syntax: "move <move>\nmove <move> as white|black",
+        summary: "plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts; with as, only if that side is to move",
         example: "\
 > position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6
 > move Qxf7
@@ -243,10 +245,12 @@ status resigned winner black
     },
     Topic {
         keyword: "draw",
-        syntax: "draw",
-        summary: "ends the game drawn by agreement; the result is final",
+        syntax: "draw\ndraw offer|accept|decline white|black",
+        summary: "ends the game drawn by agreement at once; or a side offers a draw and the other accepts it (final) or declines it, and a move by the side offered it withdraws it",
         example: "\
-> draw
+> draw offer white
+status active offer white
+> draw accept black
 status draw reason agreement
 ",
     },
@@ -297,6 +301,40 @@ error bad-argument the Result tag is derived from the game and cannot be set
 
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
 end
+",
+    },
+    Topic {
+        keyword: "version",
+        syntax: "version",
+        summary: "the game's version: 0 when created or replaced, one more for every move, undo, result, draw offer or answer, and tag",
+        example: "\
+> position startpos moves e4
+> move e5
+played e7e5 e5 active from e7 to e5 piece pawn fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
+> version
+version 1
+",
+    },
+    Topic {
+        keyword: "games",
+        syntax: "games",
+        summary: "lists the open named games, sorted",
+        example: "\
+> game g2 position startpos
+> game g10 ucinewgame
+> games
+games g10 g2
+",
+    },
+    Topic {
+        keyword: "close",
+        syntax: "close",
+        summary: "game <name> close closes a named game and frees it; answers nothing",
+        example: "\
+> game g1 position startpos
+> game g1 close
+> games
+games
 ",
     },
     Topic {
@@ -394,7 +432,9 @@ mod tests {
         assert_eq!(
             text,
             "move <move>\n\
-             plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts\n\
+             move <move> as white|black\n\
+             plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts; \
+             with as, only if that side is to move\n\
              example:\n  \
              > position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6\n  \
              > move Qxf7\n  \

@@ -13,12 +13,11 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use crate::describe::CastleSide;
-use crate::game::Status;
 use crate::position::Position;
 use crate::square::Square;
 
 use super::answer::{
-    Answer, Header, MoveDetail, OptionKind, Reply, UciOption, AUTHOR, HELP, OPTIONS,
+    Answer, Header, MoveDetail, OptionKind, Reply, Standing, UciOption, AUTHOR, HELP, OPTIONS,
 };
 use super::error::ProtocolError;
 
@@ -35,7 +34,16 @@ pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::
     if let Some(id) = header.id {
         map.serialize_entry("id", id)?;
     }
+    if let Some(game) = header.game {
+        map.serialize_entry("game", game.as_str())?;
+    }
+    // The answer to `uci` has its own version, the program's.
+    if let (Some(version), false) = (header.version, matches!(reply, Reply::Answer(Answer::Uci))) {
+        map.serialize_entry("version", &version)?;
+    }
     match reply {
+        // The version the header gives is the one `version` answers.
+        Reply::Answer(Answer::Version(_)) if header.version.is_some() => {}
         Reply::Answer(answer) => answer_fields(&mut map, answer)?,
         Reply::Error(error) => map.serialize_entry("error", &ErrorObject(error))?,
         Reply::Silent | Reply::Quit => {}
@@ -160,13 +168,17 @@ fn move_fields<M: SerializeMap>(map: &mut M, detail: &MoveDetail) -> Result<(), 
 }
 
 /// The state fields of `status`, `move`, `resign`, `draw` and `claim`.
-fn status_fields<M: SerializeMap>(map: &mut M, status: &Status) -> Result<(), M::Error> {
+fn status_fields<M: SerializeMap>(map: &mut M, standing: &Standing) -> Result<(), M::Error> {
+    let status = &standing.status;
     map.serialize_entry("state", status.state.name())?;
     if let Some(winner) = status.winner {
         map.serialize_entry("winner", &Text(winner))?;
     }
     if let Some(reason) = status.reason {
         map.serialize_entry("reason", reason.name())?;
+    }
+    if let Some(by) = standing.offer {
+        map.serialize_entry("offer", by.name())?;
     }
     let claims: Vec<&str> = status.claims.reasons().map(|r| r.name()).collect();
     map.serialize_entry("claimable", &claims)
@@ -255,6 +267,8 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         Answer::Undone(uci) => map.serialize_entry("move", uci),
         Answer::San(san) => map.serialize_entry("san", san),
         Answer::Pgn(text) => map.serialize_entry("pgn", text),
+        Answer::Version(version) => map.serialize_entry("version", version),
+        Answer::Games(names) => map.serialize_entry("games", &TextList(names)),
         Answer::Help => map.serialize_entry("commands", HELP),
         Answer::HelpOn(topic) => {
             map.serialize_entry("command", topic.keyword)?;

@@ -1,6 +1,7 @@
 //! The arbiter line protocol: command lines in, one answer (or one error line) out.
 //!
-//! `request` splits off a line's `@<id>`, `command` parses the rest into a typed
+//! `request` splits off a line's `@<id>`, `prefix` its `game <name>` and
+//! `if <version>`, `command` parses the rest into a typed
 //! `Command`, `session` executes it against the game (handing back long work as a `job`),
 //! `answer` formats every answer as text and `json` as JSON Lines, `error` holds the
 //! stable error codes, and `stream` reads lines from a byte stream, runs long work on a
@@ -16,6 +17,7 @@ pub mod error;
 pub mod help;
 pub mod job;
 pub mod json;
+pub mod prefix;
 pub mod request;
 pub mod session;
 pub mod stream;
@@ -24,5 +26,6 @@ pub use answer::{Answer, Format, Header, Reply};
 pub use board::BoardStyle;
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
+pub use prefix::{GameName, Version};
 pub use session::{Session, Step};
 pub use stream::{Flow, Runner, MAX_LINE};

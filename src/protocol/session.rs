@@ -1,8 +1,10 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
+use crate::color::Color;
 use crate::fen::FenError;
 use crate::game::{resolve_move, Game};
 use crate::moves::Move;
@@ -12,21 +14,65 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::uci::CastlingMode;
 
-use super::answer::{Answer, Format, MoveDetail, Reply, MAX_THREADS};
-use super::command::{Command, Start};
+use super::answer::{
+    Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
+};
+use super::command::{Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
+use super::prefix::{GameName, Prefixed, Version};
 use super::request::Request;
 
-/// One game and the options that shape the next one and the answers.
-#[derive(Clone, Debug, Default)]
+/// The games, the default one and the named ones, and the options that shape the next
+/// game and the answers.
+#[derive(Clone, Debug)]
 pub struct Session {
-    game: Game,
-    tags: Tags,
+    /// The game of every line without `game <name>`: one record like the named ones,
+    /// kept apart only so that a line for it looks nothing up.
+    default: Record,
+    named: HashMap<GameName, Record>,
+    settings: Settings,
+}
+
+/// The options, which are the process's, not a game's.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
     chess960: bool,
     json: bool,
     /// Perft threads; 0 is one per available core.
     threads: u32,
+    max_games: u32,
+}
+
+/// One game and what the protocol keeps beside it. The game keeps the castling
+/// notation it was created in.
+#[derive(Clone, Debug, Default)]
+struct Record {
+    game: Game,
+    tags: Tags,
+    version: Version,
+    offer: Option<Offer>,
+}
+
+/// A pending draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Offer {
+    by: Color,
+    /// The moves played when it was made: an undo below it takes it back.
+    ply: usize,
+}
+
+/// What the answer to a line names beside the reply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Address<'a> {
+    /// The command after the line's prefixes (the whole line when it has none, or when
+    /// they are malformed): its first word names the answer.
+    pub text: &'a str,
+    /// The named game the line was for.
+    pub game: Option<GameName>,
+    /// The game's version after the command, for a line that named a game or carried
+    /// `if` (none when the game is not open).
+    pub version: Option<Version>,
 }
 
 /// What a command line leads to: a reply now, or long work whose answer comes later.
@@ -37,19 +83,32 @@ pub enum Step {
     Job(Box<Job>),
 }
 
+impl Default for Session {
+    fn default() -> Session {
+        Session {
+            default: Record::default(),
+            named: HashMap::new(),
+            settings: Settings {
+                chess960: false,
+                json: false,
+                threads: 0,
+                max_games: DEFAULT_MAX_GAMES,
+            },
+        }
+    }
+}
+
 impl Session {
     /// The standard start position, standard castling.
     pub fn new() -> Session {
         Session::default()
     }
 
-    /// A session whose game starts from `base`, in Chess960 mode or not.
+    /// A session whose default game starts from `base`, in Chess960 mode or not.
     pub fn from_position(base: Position, chess960: bool) -> Session {
-        let mut session = Session {
-            chess960,
-            ..Session::default()
-        };
-        session.game = Game::new(base, session.mode());
+        let mut session = Session::default();
+        session.settings.chess960 = chess960;
+        session.default.game = Game::new(base, session.settings.mode());
         session
     }
 
@@ -64,22 +123,50 @@ impl Session {
         base_from_fen(fen, mode)
     }
 
+    /// The default game.
     pub fn game(&self) -> &Game {
-        &self.game
+        &self.default.game
     }
 
-    /// The game's tags, other than those derived from it.
+    /// The default game's tags, other than those derived from it.
     pub fn tags(&self) -> &Tags {
-        &self.tags
+        &self.default.tags
+    }
+
+    /// A named game, if it is open.
+    pub fn named_game(&self, name: &str) -> Option<&Game> {
+        self.named.get(name).map(|record| &record.game)
+    }
+
+    /// The open named games, sorted by name.
+    pub fn named_games(&self) -> Vec<(GameName, &Game)> {
+        let mut games: Vec<(GameName, &Game)> = self
+            .named
+            .iter()
+            .map(|(name, record)| (*name, &record.game))
+            .collect();
+        games.sort_unstable_by_key(|&(name, _)| name);
+        games
+    }
+
+    /// The version of a game (`None`: the default one), if it is open.
+    pub fn version(&self, game: Option<GameName>) -> Option<Version> {
+        self.record(game).map(|record| record.version)
+    }
+
+    /// The side whose draw offer is pending in a game (`None`: the default one).
+    pub fn offer(&self, game: Option<GameName>) -> Option<Color> {
+        self.record(game)
+            .and_then(|record| record.offer.map(|offer| offer.by))
     }
 
     pub fn is_chess960(&self) -> bool {
-        self.chess960
+        self.settings.chess960
     }
 
     /// How answers are written now.
     pub fn format(&self) -> Format {
-        if self.json {
+        if self.settings.json {
             Format::Json
         } else {
             Format::Text
@@ -87,24 +174,12 @@ impl Session {
     }
 
     pub fn set_format(&mut self, format: Format) {
-        self.json = format == Format::Json;
+        self.settings.json = format == Format::Json;
     }
 
     /// The threads a perft uses now.
     pub fn perft_threads(&self) -> usize {
-        match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n as usize,
-        }
-    }
-
-    /// The castling notation of the next game.
-    fn mode(&self) -> CastlingMode {
-        if self.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        }
+        self.settings.perft_threads()
     }
 
     /// Runs one command line to its reply, long work included (it cannot be stopped
@@ -118,25 +193,109 @@ impl Session {
 
     /// Runs one command (a line without its id), except long work, which it hands back.
     pub fn step(&mut self, text: &str) -> Step {
+        self.step_addressed(text).0
+    }
+
+    /// `step`, with what the answer names beside the reply: the game and its version.
+    pub fn step_addressed<'a>(&mut self, text: &'a str) -> (Step, Address<'a>) {
+        let mut address = Address {
+            text,
+            game: None,
+            version: None,
+        };
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; blanks such as tab are separators.
         if has_control(text) {
-            return Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)));
+            return (error(ProtocolError::BadInput(BadInput::Control)), address);
         }
-        let command = match Command::parse(text) {
-            Ok(Some(command)) => command,
-            Ok(None) => return Step::Reply(Reply::Silent),
-            Err(error) => return Step::Reply(Reply::Error(error)),
+        let prefixed = match Prefixed::split(text) {
+            Ok(prefixed) => prefixed,
+            Err(e) => return (error(e), address),
         };
+        address.text = prefixed.text;
+        address.game = prefixed.game;
+        let step = self.step_prefixed(&prefixed);
+        if prefixed.is_addressed() {
+            address.version = self.record(prefixed.game).map(|r| r.version);
+        }
+        (step, address)
+    }
+
+    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> Step {
+        let command = match Command::parse(prefixed.text) {
+            Ok(Some(command)) => command,
+            Ok(None) if prefixed.is_addressed() => {
+                return error(ProtocolError::BadArgument(
+                    "game <name> and if <version> come before a command".to_string(),
+                ))
+            }
+            Ok(None) => return Step::Reply(Reply::Silent),
+            Err(e) => return error(e),
+        };
+        let settings = self.settings;
+        let record = match (prefixed.game, &command) {
+            (None, _) => &mut self.default,
+            (Some(name), Command::UciNewGame | Command::Position { .. })
+                if prefixed.expected.is_none() && !self.named.contains_key(&name) =>
+            {
+                if self.named.len() >= settings.max_games as usize {
+                    return error(ProtocolError::TooManyGames(settings.max_games));
+                }
+                // Built aside: a refused position opens nothing.
+                let mut record = Record::default();
+                return match run(&mut record, &mut self.settings, command) {
+                    Ok(_) => {
+                        self.named.insert(name, record);
+                        Step::Reply(Reply::Silent)
+                    }
+                    Err(e) => error(e),
+                };
+            }
+            (Some(name), _) => match self.named.get_mut(&name) {
+                Some(record) => record,
+                None => return error(ProtocolError::UnknownGame(name)),
+            },
+        };
+        if let Some(expected) = prefixed.expected {
+            if expected != record.version {
+                return error(ProtocolError::StaleVersion {
+                    expected,
+                    current: record.version,
+                });
+            }
+        }
         let reply = match command {
             Command::Quit => Reply::Quit,
             Command::GoPerft(depth) => {
-                return Step::Job(Box::new(self.perft_job(PerftAnswer::Divide, depth)))
+                return Step::Job(Box::new(record.perft_job(
+                    &settings,
+                    PerftAnswer::Divide,
+                    depth,
+                )))
             }
             Command::Perft(depth) => {
-                return Step::Job(Box::new(self.perft_job(PerftAnswer::Total, depth)))
+                return Step::Job(Box::new(record.perft_job(
+                    &settings,
+                    PerftAnswer::Total,
+                    depth,
+                )))
             }
-            command => match self.run(command) {
+            Command::Games => Reply::Answer(Answer::Games(
+                self.named_games()
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect(),
+            )),
+            Command::Close => match prefixed.game {
+                Some(name) => {
+                    // Dropped, not kept for reuse: the memory goes back.
+                    self.named.remove(&name);
+                    self.named.shrink_to(self.named.len() * 2);
+                    Reply::Silent
+                }
+                None => Reply::Error(ProtocolError::CloseDefault),
+            },
+            command => match run(record, &mut self.settings, command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
                 Err(error) => Reply::Error(error),
@@ -145,13 +304,53 @@ impl Session {
         Step::Reply(reply)
     }
 
-    fn perft_job(&self, answer: PerftAnswer, depth: u32) -> Job {
+    fn record(&self, game: Option<GameName>) -> Option<&Record> {
+        match game {
+            None => Some(&self.default),
+            Some(name) => self.named.get(&name),
+        }
+    }
+}
+
+fn error(error: ProtocolError) -> Step {
+    Step::Reply(Reply::Error(error))
+}
+
+impl Settings {
+    /// The castling notation of the next game.
+    fn mode(&self) -> CastlingMode {
+        if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    fn perft_threads(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n as usize,
+        }
+    }
+}
+
+/// Runs a command on one game.
+fn run(
+    record: &mut Record,
+    settings: &mut Settings,
+    command: Command<'_>,
+) -> Result<Option<Answer>, ProtocolError> {
+    record.run(settings, command)
+}
+
+impl Record {
+    fn perft_job(&self, settings: &Settings, answer: PerftAnswer, depth: u32) -> Job {
         Job {
             answer,
             position: *self.game.position(),
             depth,
             mode: self.game.mode(),
-            threads: self.perft_threads(),
+            threads: settings.perft_threads(),
         }
     }
 
@@ -165,22 +364,69 @@ impl Session {
         texts
     }
 
-    fn run(&mut self, command: Command<'_>) -> Result<Option<Answer>, ProtocolError> {
+    /// The status, with the pending offer.
+    fn standing(&self) -> Standing {
+        Standing {
+            status: self.game.status(),
+            offer: self.offer.map(|offer| offer.by),
+        }
+    }
+
+    /// Starts the record afresh with a new game: version 0, no offer, no tags.
+    fn replace(&mut self, game: Game, tags: Tags) {
+        self.game = game;
+        self.tags = tags;
+        self.version = 0;
+        self.offer = None;
+    }
+
+    /// A result the players decided: the offer goes, and it is one change.
+    fn decided(&mut self) -> Answer {
+        self.offer = None;
+        self.version += 1;
+        Answer::Status(self.standing())
+    }
+
+    /// Plays a legal move: an offer made to the mover is withdrawn by it, and one that
+    /// the move ends the game under goes too.
+    fn play(&mut self, pos: &Position, m: Move) -> Answer {
+        // Played first: the game works out the position after the move anyway.
+        self.game.play(m);
+        let status = self.game.status();
+        if self
+            .offer
+            .is_some_and(|offer| offer.by != pos.turn() || status.is_over())
+        {
+            self.offer = None;
+        }
+        self.version += 1;
+        let detail = self.detail(pos, m, self.game.position(), true);
+        Answer::Played(Box::new(detail), self.standing())
+    }
+
+    fn run(
+        &mut self,
+        settings: &mut Settings,
+        command: Command<'_>,
+    ) -> Result<Option<Answer>, ProtocolError> {
         let pos = *self.game.position();
         let mode = self.game.mode();
         let answer = match command {
             Command::Uci => Answer::Uci,
             Command::IsReady => Answer::ReadyOk,
             Command::UciNewGame => {
-                self.game = Game::new(Position::startpos(), self.mode());
-                self.tags = Tags::default();
+                self.replace(
+                    Game::new(Position::startpos(), settings.mode()),
+                    Tags::default(),
+                );
                 return Ok(None);
             }
             Command::SetOption { name, value } => {
                 match parse_option(&name, value.as_deref())? {
-                    OptionValue::Chess960(on) => self.chess960 = on,
-                    OptionValue::Threads(n) => self.threads = n,
-                    OptionValue::Json(on) => self.json = on,
+                    OptionValue::Chess960(on) => settings.chess960 = on,
+                    OptionValue::Threads(n) => settings.threads = n,
+                    OptionValue::Json(on) => settings.json = on,
+                    OptionValue::MaxGames(n) => settings.max_games = n,
                 }
                 return Ok(None);
             }
@@ -188,14 +434,13 @@ impl Session {
                 start: Start::Pgn { path, game },
                 ..
             } => {
-                let loaded = self.load_pgn(&path, game)?;
-                self.game = loaded.game;
-                self.tags = loaded.tags;
+                let loaded = load_pgn(settings, &path, game)?;
+                self.replace(loaded.game, loaded.tags);
                 return Ok(None);
             }
             Command::Position { start, moves } => {
-                self.game = self.replay(start, &moves)?;
-                self.tags = Tags::default();
+                let game = replay(settings, start, &moves)?;
+                self.replace(game, Tags::default());
                 return Ok(None);
             }
             Command::Tag { name, value } => {
@@ -204,6 +449,7 @@ impl Session {
                     None => self.tags.remove(name),
                 };
                 done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
+                self.version += 1;
                 return Ok(None);
             }
             Command::Pgn => {
@@ -214,10 +460,10 @@ impl Session {
             Command::Display => Answer::Board(Box::new(pos)),
             // Long work is handed back by `step`; run here, it would not be stoppable.
             Command::GoPerft(depth) => self
-                .perft_job(PerftAnswer::Divide, depth)
+                .perft_job(settings, PerftAnswer::Divide, depth)
                 .run(&AtomicBool::new(false)),
             Command::Perft(depth) => self
-                .perft_job(PerftAnswer::Total, depth)
+                .perft_job(settings, PerftAnswer::Total, depth)
                 .run(&AtomicBool::new(false)),
             Command::Moves {
                 from,
@@ -261,47 +507,91 @@ impl Session {
             }
             Command::Turn => Answer::Turn(pos.turn()),
             Command::Fen => Answer::Fen(pos.fen()),
-            Command::Status => Answer::Status(self.game.status()),
+            Command::Status => Answer::Status(self.standing()),
             Command::Move(text) => {
                 let m = self
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                // Played first: the game works out the position after the move anyway.
-                self.game.play(m);
-                let detail = self.detail(&pos, m, self.game.position(), true);
-                Answer::Played(Box::new(detail), self.game.status())
+                self.play(&pos, m)
+            }
+            Command::MoveAs(text, seat) => {
+                // A game over says so whoever asks.
+                if seat != pos.turn() && !self.game.status().is_over() {
+                    return Err(ProtocolError::NotYourSeat(at(text, None), seat));
+                }
+                let m = self
+                    .game
+                    .parse_move(text)
+                    .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
+                self.play(&pos, m)
             }
             Command::Undo => {
                 if self.game.is_final() {
                     return Err(ProtocolError::ResultFinal(self.game.status()));
                 }
                 let m = self.game.undo().ok_or(ProtocolError::NothingToUndo)?;
+                let plies = self.game.moves().len();
+                if self.offer.is_some_and(|offer| offer.ply > plies) {
+                    self.offer = None;
+                }
+                self.version += 1;
                 Answer::Undone(self.uci(m))
             }
             Command::History => Answer::History(self.game.moves().map(|m| self.uci(m)).collect()),
             Command::Resign(color) => {
                 self.refuse_if_over()?;
                 self.game.resign(color.unwrap_or(pos.turn()));
-                Answer::Status(self.game.status())
+                self.decided()
             }
             Command::Draw => {
                 self.refuse_if_over()?;
                 self.game.agree_draw();
-                Answer::Status(self.game.status())
+                self.decided()
+            }
+            Command::Offer(step, side) => {
+                self.refuse_if_over()?;
+                match (step, self.offer) {
+                    (OfferStep::Offer, Some(offer)) => {
+                        return Err(ProtocolError::OfferPending(offer.by))
+                    }
+                    (OfferStep::Offer, None) => {
+                        self.offer = Some(Offer {
+                            by: side,
+                            ply: self.game.moves().len(),
+                        });
+                        self.version += 1;
+                        Answer::Status(self.standing())
+                    }
+                    (_, offer) if offer.is_none_or(|offer| offer.by == side) => {
+                        return Err(ProtocolError::NoOffer(side.other()))
+                    }
+                    (OfferStep::Accept, _) => {
+                        self.game.agree_draw();
+                        self.decided()
+                    }
+                    (OfferStep::Decline, _) => {
+                        self.offer = None;
+                        self.version += 1;
+                        Answer::Status(self.standing())
+                    }
+                }
             }
             Command::Claim => {
                 self.refuse_if_over()?;
                 self.game.claim().ok_or(ProtocolError::NoClaim)?;
-                Answer::Status(self.game.status())
+                self.decided()
             }
             Command::San(text) => {
                 let m = resolve_move(&pos, text, mode)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 Answer::San(pos.san(m))
             }
+            Command::Version => Answer::Version(self.version),
             Command::Help => Answer::Help,
             Command::HelpOn(topic) => Answer::HelpOn(topic),
+            // Handled by the session, which holds every game.
+            Command::Games | Command::Close => return Ok(None),
             // Nothing runs while a command is being executed: a stop has nothing to end.
             Command::Stop | Command::Quit => return Ok(None),
         };
@@ -365,63 +655,58 @@ impl Session {
         }
         Ok(())
     }
+}
 
-    /// Game `number` of a PGN file, replayed with the full rules.
-    fn load_pgn(&self, path: &str, number: usize) -> Result<Loaded, ProtocolError> {
-        let unreadable = |e: std::io::Error| ProtocolError::UnreadableFile {
-            path: path.to_string(),
-            reason: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(unreadable)?;
-        let mut reader = GameReader::new(file);
-        for found in 0..number - 1 {
-            if reader.next_game(&mut Skip).map_err(unreadable)? == Next::End {
-                return Err(ProtocolError::NoSuchGame {
-                    path: path.to_string(),
-                    wanted: number,
-                    found,
-                });
-            }
-        }
-        let mut replayer = Replayer::new(Options {
-            chess960: self.chess960,
-            ..Options::default()
-        });
-        if reader.next_game(&mut replayer).map_err(unreadable)? == Next::End {
+/// Game `number` of a PGN file, replayed with the full rules.
+fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, ProtocolError> {
+    let unreadable = |e: std::io::Error| ProtocolError::UnreadableFile {
+        path: path.to_string(),
+        reason: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut reader = GameReader::new(file);
+    for found in 0..number - 1 {
+        if reader.next_game(&mut Skip).map_err(unreadable)? == Next::End {
             return Err(ProtocolError::NoSuchGame {
                 path: path.to_string(),
                 wanted: number,
-                found: number - 1,
+                found,
             });
         }
-        replayer.load().map_err(|e| {
-            let mode = if self.chess960 {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            };
-            ProtocolError::from_game(number, e, mode)
-        })
     }
+    let mut replayer = Replayer::new(Options {
+        chess960: settings.chess960,
+        ..Options::default()
+    });
+    if reader.next_game(&mut replayer).map_err(unreadable)? == Next::End {
+        return Err(ProtocolError::NoSuchGame {
+            path: path.to_string(),
+            wanted: number,
+            found: number - 1,
+        });
+    }
+    replayer
+        .load()
+        .map_err(|e| ProtocolError::from_game(number, e, settings.mode()))
+}
 
-    /// The game a `position` command describes, built aside so that a bad FEN or move
-    /// leaves the current game as it was.
-    fn replay(&self, start: Start, moves: &[&str]) -> Result<Game, ProtocolError> {
-        let mode = self.mode();
-        let base = match start {
-            Start::StartPos => Position::startpos(),
-            Start::Fen(fen) => base_from_fen(&fen, mode)?,
-            Start::Pgn { path, game } => return Ok(self.load_pgn(&path, game)?.game),
-        };
-        let mut game = Game::new(base, mode);
-        for (index, text) in moves.iter().enumerate() {
-            let m = game
-                .parse_move(text)
-                .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
-            game.play(m);
-        }
-        Ok(game)
+/// The game a `position` command describes, built aside so that a bad FEN or move
+/// leaves the current game as it was.
+fn replay(settings: &Settings, start: Start, moves: &[&str]) -> Result<Game, ProtocolError> {
+    let mode = settings.mode();
+    let base = match start {
+        Start::StartPos => Position::startpos(),
+        Start::Fen(fen) => base_from_fen(&fen, mode)?,
+        Start::Pgn { path, game } => return Ok(load_pgn(settings, &path, game)?.game),
+    };
+    let mut game = Game::new(base, mode);
+    for (index, text) in moves.iter().enumerate() {
+        let m = game
+            .parse_move(text)
+            .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
+        game.play(m);
     }
+    Ok(game)
 }
 
 /// The base position a FEN gives in a game of `mode`: standard chess refuses the
@@ -461,6 +746,7 @@ enum OptionValue {
     Chess960(bool),
     Threads(u32),
     Json(bool),
+    MaxGames(u32),
 }
 
 /// The option `setoption` names, with its new value. Names and values are
@@ -483,8 +769,19 @@ fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, Protocol
             )),
         };
     }
+    if name.eq_ignore_ascii_case("MaxGames") {
+        return match value.map(|v| (v, v.parse::<u32>())) {
+            Some((_, Ok(n))) if n <= MAX_MAX_GAMES => Ok(OptionValue::MaxGames(n)),
+            Some((v, _)) => Err(ProtocolError::BadOption(format!(
+                "MaxGames is a whole number from 0 to {MAX_MAX_GAMES}, not '{v}'"
+            ))),
+            None => Err(ProtocolError::BadOption(
+                "MaxGames needs a value: the most named games open at once".to_string(),
+            )),
+        };
+    }
     Err(ProtocolError::BadOption(format!(
-        "unknown option '{name}' (the options are UCI_Chess960, Threads and JSON)"
+        "unknown option '{name}' (the options are UCI_Chess960, Threads, JSON and MaxGames)"
     )))
 }
 

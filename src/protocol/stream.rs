@@ -13,6 +13,7 @@ use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
+use super::prefix::{GameName, Version};
 use super::request::Request;
 use super::session::{has_control, Session, Step};
 
@@ -128,6 +129,8 @@ struct Work {
     job: Box<Job>,
     id: Option<String>,
     command: Option<String>,
+    game: Option<GameName>,
+    version: Option<Version>,
 }
 
 /// What a line did.
@@ -171,7 +174,12 @@ impl<W: Write> Core<W> {
             }
         }
         let request = Request::split(line);
-        let step = self.session.step(request.text);
+        let (step, address) = self.session.step_addressed(request.text);
+        // The answer is named by the command's word, after any prefixes.
+        let command = Request {
+            id: request.id,
+            text: address.text,
+        };
         // A line refused for its bytes names no command.
         let refused = matches!(
             step,
@@ -179,7 +187,9 @@ impl<W: Write> Core<W> {
         );
         let header = Header {
             id: request.id,
-            command: request.keyword().filter(|_| !refused),
+            command: command.keyword().filter(|_| !refused),
+            game: address.game,
+            version: address.version,
         };
         match step {
             Step::Reply(reply) => {
@@ -194,6 +204,8 @@ impl<W: Write> Core<W> {
                 job,
                 id: header.id.map(str::to_string),
                 command: header.command.map(str::to_string),
+                game: header.game,
+                version: header.version,
             }))),
         }
     }
@@ -236,6 +248,8 @@ impl<W: Write> Core<W> {
         let header = Header {
             id: work.id.as_deref(),
             command: work.command.as_deref(),
+            game: work.game,
+            version: work.version,
         };
         self.emit(&header, &Reply::Answer(answer))
     }

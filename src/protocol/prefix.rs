@@ -1,0 +1,203 @@
+//! A command's optional prefixes after the request id: `game <name>`, the game it is
+//! for, and `if <version>`, the version it was decided on. `game` and `if` are reserved
+//! words at the start of a command, in that order.
+
+use std::borrow::Borrow;
+use std::fmt;
+
+use super::error::ProtocolError;
+
+/// The longest game name, in bytes.
+pub const MAX_NAME: usize = 64;
+
+/// A game's name: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Kept inline, so that a
+/// line naming a game allocates nothing for it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GameName {
+    len: u8,
+    bytes: [u8; MAX_NAME],
+}
+
+impl GameName {
+    pub fn parse(text: &str) -> Result<GameName, ProtocolError> {
+        let fits = (1..=MAX_NAME).contains(&text.len())
+            && text
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
+        if !fits {
+            return Err(ProtocolError::BadArgument(format!(
+                "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
+            )));
+        }
+        let mut bytes = [0; MAX_NAME];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Ok(GameName {
+            len: text.len() as u8,
+            bytes,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever stored.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+/// Names sort as text (`g10` before `g2`).
+impl Ord for GameName {
+    fn cmp(&self, other: &GameName) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for GameName {
+    fn partial_cmp(&self, other: &GameName) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Borrow<str> for GameName {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for GameName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GameName({:?})", self.as_str())
+    }
+}
+
+/// A game's version: 0 when it is created or replaced, one more for every change.
+pub type Version = u64;
+
+/// A command line (after its id) split into its prefixes and the command text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prefixed<'a> {
+    /// `None`: the default game.
+    pub game: Option<GameName>,
+    pub expected: Option<Version>,
+    /// The command, from its first word: what `Command::parse` reads.
+    pub text: &'a str,
+}
+
+impl<'a> Prefixed<'a> {
+    pub fn split(line: &'a str) -> Result<Prefixed<'a>, ProtocolError> {
+        let mut prefixed = Prefixed {
+            game: None,
+            expected: None,
+            text: line,
+        };
+        // The usual line starts with its command: no prefix to look for.
+        if !matches!(line.as_bytes().first(), Some(b'g' | b'i' | b' ' | b'\t')) {
+            return Ok(prefixed);
+        }
+        let (word, rest) = next_word(line);
+        let (word, rest) = if word == "game" {
+            let (name, after) = next_word(rest);
+            if name.is_empty() {
+                return Err(ProtocolError::BadArgument(
+                    "game takes a name, then a command: game <name> <command>".to_string(),
+                ));
+            }
+            prefixed.game = Some(GameName::parse(name)?);
+            prefixed.text = after;
+            next_word(after)
+        } else {
+            (word, rest)
+        };
+        if word == "if" {
+            let (number, after) = next_word(rest);
+            if number.is_empty() {
+                return Err(ProtocolError::BadArgument(
+                    "if takes a version, then a command: if <version> <command>".to_string(),
+                ));
+            }
+            let version = number.parse::<Version>().map_err(|_| {
+                ProtocolError::BadArgument(format!(
+                    "if takes a version, a whole number, then a command, not '{number}'"
+                ))
+            })?;
+            prefixed.expected = Some(version);
+            prefixed.text = after;
+        }
+        Ok(prefixed)
+    }
+
+    /// Whether the line has a prefix, so that its answers name the game or its version.
+    pub fn is_addressed(&self) -> bool {
+        self.game.is_some() || self.expected.is_some()
+    }
+}
+
+/// The first word of a text and what follows it.
+fn next_word(text: &str) -> (&str, &str) {
+    let text = text.trim_start();
+    let end = text.find(char::is_whitespace).unwrap_or(text.len());
+    text.split_at(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(line: &str) -> Prefixed<'_> {
+        Prefixed::split(line).unwrap()
+    }
+
+    #[test]
+    fn a_line_without_prefixes_is_its_command() {
+        let p = split("move e4");
+        assert_eq!((p.game, p.expected, p.text), (None, None, "move e4"));
+        assert_eq!(split("  isready").text, "  isready");
+        assert_eq!(split("go perft 1").text, "go perft 1");
+        assert_eq!(split("ifx").text, "ifx");
+    }
+
+    #[test]
+    fn game_then_if_then_the_command() {
+        let p = split("game g:1.a_b-c if 7 move e4 as white");
+        assert_eq!(p.game.map(|g| g.to_string()), Some("g:1.a_b-c".to_string()));
+        assert_eq!(p.expected, Some(7));
+        assert_eq!(p.text.trim_start(), "move e4 as white");
+        let p = split("if 0 status");
+        assert_eq!((p.game, p.expected), (None, Some(0)));
+    }
+
+    #[test]
+    fn names_sort_as_text() {
+        let mut names: Vec<GameName> = ["g2", "g10", "a", "g1"]
+            .iter()
+            .map(|n| GameName::parse(n).unwrap())
+            .collect();
+        names.sort();
+        let texts: Vec<&str> = names.iter().map(GameName::as_str).collect();
+        assert_eq!(texts, ["a", "g1", "g10", "g2"]);
+    }
+
+    #[test]
+    fn bad_names_and_versions_are_bad_arguments() {
+        for line in [
+            "game",
+            "game g/1 status",
+            "game é status",
+            "if",
+            "if x status",
+            "if -1 status",
+            "game g if 1.5 status",
+        ] {
+            let err = Prefixed::split(line).unwrap_err();
+            assert_eq!(err.code(), "bad-argument", "{line}");
+        }
+        let long = "n".repeat(MAX_NAME + 1);
+        assert!(Prefixed::split(&format!("game {long} status")).is_err());
+        let longest = "n".repeat(MAX_NAME);
+        assert!(Prefixed::split(&format!("game {longest} status")).is_ok());
+    }
+}
