@@ -18,3 +18,4 @@ mod properties;
 mod protocol;
 mod repl;
 mod rules;
+mod web;

@@ -136,12 +136,15 @@ class Page:
         return int(self.element("#board").get_attribute("data-version"))
 
     def sans(self):
-        return self.driver.execute_script("return [...document.querySelectorAll('#moves .san')].map(el => el.textContent)")
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#moves .san')].map(el => el.textContent)"
+        )
 
     def piece(self, square):
         """The piece drawn on a square: its class (`w`/`b`) and glyph, or None."""
         found = self.driver.execute_script(
-            "const p = document.querySelector(`[data-square=${arguments[0]}] .piece`); return p && [p.classList[1], p.textContent]",
+            "const p = document.querySelector(`[data-square=${arguments[0]}] .piece`);"
+            "return p && [p.classList[1], p.textContent]",
             square,
         )
         return tuple(found) if found else None
@@ -149,7 +152,8 @@ class Page:
     def drawing(self):
         """Everything the board draws, square by square, for "nothing changed"."""
         return self.driver.execute_script(
-            "return [...document.querySelectorAll('[data-square]')].map(el => el.dataset.square + ' ' + el.className + ' ' + el.textContent).sort()"
+            "return [...document.querySelectorAll('[data-square]')]"
+            ".map(el => `${el.dataset.square} ${el.className} ${el.textContent}`).sort()"
         ) + [self.text("banner"), ",".join(self.sans())]
 
     def click(self, square):
@@ -160,7 +164,8 @@ class Page:
         self.click(target)
 
     def drag(self, origin, target):
-        ActionChains(self.driver).click_and_hold(self.square(origin)).move_to_element(self.square(target)).release().perform()
+        chain = ActionChains(self.driver).click_and_hold(self.square(origin))
+        chain.move_to_element(self.square(target)).release().perform()
 
     def press(self, button_id):
         self.element(f"#{button_id}").click()
@@ -243,8 +248,9 @@ class WebBoard(unittest.TestCase):
 
     def test_a_move_that_leaves_the_king_in_check_changes_nothing_and_shows_why(self):
         self.join("check")
-        for ply, (page, origin, target) in enumerate([(self.white, "e2", "e4"), (self.black, "f7", "f6"), (self.white, "d1", "h5")], 1):
-            self.play(page, origin, target, ply)
+        self.play(self.white, "e2", "e4", 1)
+        self.play(self.black, "f7", "f6", 2)
+        self.play(self.white, "d1", "h5", 3)
         self.everywhere(lambda page: page.text("banner") == "check, black to move", "the check banner")
         self.assertIn("check", self.black.square("e8").get_attribute("class").split())
         before = [page.drawing() for page in (self.white, self.black, self.watcher)]
@@ -305,8 +311,10 @@ class WebBoard(unittest.TestCase):
         try:
             self.white.move("e2", "e4")
             self.black.move("e7", "e5")
-            one_batch = len("@1 game race if 0 move e2e4 as white\n") + sum(len(f"@1 game race {q}\n") for q in ("fen", "status", "history", "dests", "pgn"))
-            self.white.wait(lambda: self.bridge.waiting_input() >= 2 * one_batch, "both moves sent to arbiter")
+            # Two batches are longer than one with the longest ids, whatever the ids are.
+            queries = ("fen", "status", "history", "dests", "pgn")
+            one = len("@1 game race if 0 move e2e4 as white\n") + sum(len(f"@1 game race {q}\n") for q in queries)
+            self.white.wait(lambda: self.bridge.waiting_input() >= 2 * one, "both moves sent to arbiter")
         finally:
             os.kill(arbiter, signal.SIGCONT)
         self.black.wait(lambda: self.black.text("message") != "", "the loser's refusal")
