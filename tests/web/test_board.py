@@ -140,6 +140,19 @@ class Page:
             "return [...document.querySelectorAll('#moves .san')].map(el => el.textContent)"
         )
 
+    def rows(self):
+        """The move list as it reads, a numbered row per move."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#moves li')].map(li => [...li.children].map(el => el.textContent).join(' '))"
+        )
+
+    def classes(self, square):
+        return self.square(square).get_attribute("class").split()
+
+    def corner(self):
+        """The square drawn top left."""
+        return self.element("#board > :first-child").get_attribute("data-square")
+
     def piece(self, square):
         """The piece drawn on a square: its class (`w`/`b`) and glyph, or None."""
         found = self.driver.execute_script(
@@ -219,7 +232,7 @@ class WebBoard(unittest.TestCase):
             mover = self.white if ply % 2 else self.black
             if ply == 7:
                 mover.click(origin)  # the README's picture: the queen picked, her targets shown
-                mover.wait(lambda: mover.element('[data-square="f7"]').get_attribute("class").count("target"), "targets")
+                mover.wait(lambda: "target" in mover.classes("f7"), "the queen's targets")
                 SCREENSHOT.write_bytes(mover.element("main").screenshot_as_png)
                 mover.click(target)
             else:
@@ -228,7 +241,9 @@ class WebBoard(unittest.TestCase):
             self.assertEqual(self.watcher.piece(target)[0], "w" if ply % 2 else "b")
             self.assertIsNone(self.watcher.piece(origin))
         self.everywhere(lambda page: page.text("banner") == "checkmate, white wins", "the checkmate banner")
-        self.assertIn("check", self.watcher.square("e8").get_attribute("class").split())
+        self.assertEqual(self.watcher.rows(), ["1. e4 e5", "2. Qh5 Nc6", "3. Bc4 Nf6", "4. Qxf7#"])
+        self.assertIn("check", self.watcher.classes("e8"))
+        self.assertEqual([s for s in ("h5", "f7", "e8") if "last" in self.watcher.classes(s)], ["h5", "f7"])
 
         self.watcher.press("download")
         pgn = Path(self.watcher.downloads) / "scholar.pgn"
@@ -252,7 +267,7 @@ class WebBoard(unittest.TestCase):
         self.play(self.black, "f7", "f6", 2)
         self.play(self.white, "d1", "h5", 3)
         self.everywhere(lambda page: page.text("banner") == "check, black to move", "the check banner")
-        self.assertIn("check", self.black.square("e8").get_attribute("class").split())
+        self.assertIn("check", self.black.classes("e8"))
         before = [page.drawing() for page in (self.white, self.black, self.watcher)]
         self.black.move("a7", "a6")
         *_, refused = arbiter_answers("position startpos moves e4 f6 Qh5", "move a7a6")
@@ -345,6 +360,13 @@ class WebBoard(unittest.TestCase):
         self.black.press("resign")
         self.everywhere(lambda page: page.text("banner") == "black resigned, white wins", "the resignation")
         self.assertFalse(self.white.element("#resign").is_enabled())
+
+    def test_black_sees_the_board_from_its_side_until_flipped(self):
+        self.join("flip")
+        self.assertEqual((self.white.corner(), self.black.corner(), self.watcher.corner()), ("a8", "h1", "a8"))
+        self.black.press("flip")
+        self.black.wait(lambda: self.black.corner() == "a8", "the flipped board")
+        self.assertEqual(self.black.piece("e1"), ("w", "\u265A"))
 
     def test_undo(self):
         self.join("undo")
