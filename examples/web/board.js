@@ -93,21 +93,28 @@ function render() {
     if (row === 7) el.append(span("coord file", name[0]));
     if (col === 0) el.append(span("coord rank", name[1]));
   });
-  const banner = $("banner");
-  banner.textContent = describe(status, turn);
-  banner.classList.toggle("over", !["active", "check"].includes(status.state));
+  const going = ["active", "check"].includes(status.state);
+  $("banner").textContent = describe(status, turn);
+  $("banner").classList.toggle("over", !going);
   $("moves").replaceChildren(...moveRows(state.pgn.pgn).map((row) => {
     const li = document.createElement("li");
     li.append(span("num", `${row.number}.`), ...row.sans.map((san) => span("san", san)));
     return li;
   }));
   $("moves").scrollTop = $("moves").scrollHeight;
+  // Buttons that arbiter would refuse are greyed out; arbiter still has the last word.
   const player = live && seat !== "watch";
-  const going = ["active", "check"].includes(status.state);
-  const offered = going && status.offer && status.offer !== seat;
-  enable({ undo: player && history.moves.length > 0, resign: player && going, offer: player && going && !status.offer,
-    accept: player && offered, decline: player && offered, claim: player && going && status.claimable.length > 0,
-    fen: player, "set-fen": player });
+  const offered = player && going && status.offer && status.offer !== seat;
+  enable({
+    undo: player && history.moves.length > 0,
+    resign: player && going,
+    offer: player && going && !status.offer,
+    accept: offered,
+    decline: offered,
+    claim: player && going && status.claimable.length > 0,
+    fen: player,
+    "set-fen": player,
+  });
 }
 
 function span(className, text) {
