@@ -1,15 +1,15 @@
 //! A game: a base position, the moves played from it, and its result.
 //!
-//! The position is `Copy`, so each ply keeps the position it was played from: undo is
-//! restoring that copy, which brings back captured pieces, castling rights, the
-//! en-passant square and the clocks exactly. Repetitions are counted in a map from the
-//! repetition key to the number of times the position has stood on the board since the
-//! base position, kept up to date ply by ply so that a long game replays in linear time.
+//! The history is compact, since a process may hold many games: the moves, the
+//! repetition key of the position after each, and a snapshot of the position every
+//! `SNAPSHOT_EVERY` plies. Undo goes back to the nearest snapshot and replays the few
+//! moves after it, which brings back captured pieces, castling rights, the en-passant
+//! square and the clocks exactly. Repetitions are counted among the keys since the last
+//! capture or pawn move (no earlier position can come back): a scan of a few keys per
+//! move, with no map to keep.
 
 use std::cell::OnceCell;
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::color::Color;
 use crate::diagnose::IllegalMove;
@@ -169,37 +169,9 @@ pub enum MoveError {
     SanIllegal(IllegalMove),
 }
 
-/// Repetition keys are Zobrist keys, already uniformly spread: hashing them again (as the
-/// default SipHash would) only costs time.
-#[derive(Clone, Copy, Debug, Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
-}
-
-type RepetitionMap = HashMap<u64, u32, BuildHasherDefault<KeyHasher>>;
-
-/// A move played, with what undo needs (and the position it was played from, kept
-/// beside it in `Game::befores`).
-#[derive(Clone, Copy, Debug)]
-struct Ply {
-    played: Move,
-    /// The repetition key of the position the move led to, to uncount it on undo.
-    key_after: u64,
-}
+/// How many plies apart the positions that undo starts from are kept: an undo
+/// replays fewer moves than this, and a game of 80 plies keeps five positions.
+const SNAPSHOT_EVERY: usize = 16;
 
 /// One game: base position, moves, result.
 #[derive(Clone, Debug)]
@@ -207,12 +179,15 @@ pub struct Game {
     mode: CastlingMode,
     base: Position,
     position: Position,
-    plies: Vec<Ply>,
-    /// The position each move was played from, the exact undo; a lean game keeps only
-    /// the last one (`last_before`) and undoes by replaying from the base.
-    befores: Vec<Position>,
+    /// The moves played from the base, in order.
+    played: Vec<Move>,
+    /// The repetition key of the position after each move of `played`.
+    keys: Vec<u64>,
+    /// The position after every `SNAPSHOT_EVERY` plies: `snapshots[i]` stands after
+    /// `(i + 1) * SNAPSHOT_EVERY` of them.
+    snapshots: Vec<Position>,
+    /// The position the last move was played from (the base before any move).
     last_before: Position,
-    repetitions: RepetitionMap,
     decision: Option<Decision>,
     /// Set when a move is played on past an automatic draw (only records do that): the
     /// game stays drawn whatever the later moves do, until undo goes back before it.
@@ -220,17 +195,14 @@ pub struct Game {
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
-    legal: OnceCell<MoveList>,
+    /// Boxed: a kilobyte that a game holds only while its moves are asked for.
+    legal: OnceCell<Box<MoveList>>,
     /// The status, computed once after each change: clients ask for it after every move.
     status: Status,
     /// Whether the side to move has a legal move.
     can_move: bool,
     /// How many times the current position has stood on the board.
     repeated: u32,
-    /// A lean game's repetition keys since the last capture or pawn move (no earlier
-    /// position can come back), in place of the map: a few keys to scan cost less than
-    /// a map update per move.
-    chain: Vec<u64>,
     /// Lean games (for replaying files) do not list the legal moves after each move:
     /// `legal` stays empty and moves are looked up by their target square.
     lean: bool,
@@ -249,23 +221,20 @@ impl Default for Game {
 impl Game {
     /// A game starting from `base`, writing castling in `mode`.
     pub fn new(base: Position, mode: CastlingMode) -> Game {
-        let mut repetitions = RepetitionMap::with_capacity_and_hasher(64, Default::default());
-        repetitions.insert(base.repetition_key(), 1);
         let mut game = Game {
             mode,
             base,
             position: base,
-            plies: Vec::new(),
-            befores: Vec::new(),
+            played: Vec::new(),
+            keys: Vec::new(),
+            snapshots: Vec::new(),
             last_before: base,
-            repetitions,
             decision: None,
             drawn_at: None,
             legal: OnceCell::new(),
             status: Status::of(State::Active),
             can_move: true,
             repeated: 1,
-            chain: Vec::new(),
             lean: false,
         };
         game.refresh();
@@ -278,16 +247,10 @@ impl Game {
         self.mode = mode;
         self.base = base;
         self.position = base;
-        self.plies.clear();
-        self.befores.clear();
+        self.played.clear();
+        self.keys.clear();
+        self.snapshots.clear();
         self.last_before = base;
-        self.repetitions.clear();
-        self.chain.clear();
-        if self.lean {
-            self.chain.push(base.repetition_key());
-        } else {
-            self.repetitions.insert(base.repetition_key(), 1);
-        }
         self.repeated = 1;
         self.decision = None;
         self.drawn_at = None;
@@ -310,16 +273,8 @@ impl Game {
     /// every rule still holds.
     pub fn set_lean(&mut self, lean: bool) {
         if self.lean != lean {
-            // Repetitions are counted anew, the lean way or the other.
-            let moves: Vec<Move> = self.moves().collect();
-            let decision = self.decision;
             self.lean = lean;
             self.legal = OnceCell::new();
-            self.reset(self.base, self.mode);
-            for m in moves {
-                self.play(m);
-            }
-            self.decision = decision;
             self.refresh();
         }
     }
@@ -328,11 +283,11 @@ impl Game {
     /// lean game).
     pub fn legal_moves(&self) -> &MoveList {
         self.legal.get_or_init(|| {
-            if self.lean {
+            Box::new(if self.lean {
                 MoveList::new()
             } else {
                 self.position.legal_moves()
-            }
+            })
         })
     }
 
@@ -351,18 +306,16 @@ impl Game {
 
     /// The position the last move was played from, if any move was played.
     pub fn before_last(&self) -> Option<&Position> {
-        if self.plies.is_empty() {
+        if self.played.is_empty() {
             None
-        } else if self.lean {
-            Some(&self.last_before)
         } else {
-            self.befores.last()
+            Some(&self.last_before)
         }
     }
 
     /// The moves played from the base position, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.plies.iter().map(|ply| ply.played)
+        self.played.iter().copied()
     }
 
     /// How many times the current position has stood on the board since the base.
@@ -541,48 +494,50 @@ impl Game {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
-                    ply: self.plies.len(),
+                    ply: self.played.len(),
                     reason,
                 });
             }
         }
-        if self.lean {
-            self.last_before = self.position;
-        } else {
-            self.befores.push(self.position);
-        }
+        self.last_before = self.position;
         self.position.play_unchecked(m);
-        let key_after = self.position.repetition_key();
-        if self.lean {
-            if self.position.halfmoves() == 0 {
-                self.chain.clear();
-            }
-            self.chain.push(key_after);
-            self.repeated = self.count_in_chain();
-        } else {
-            let count = self.repetitions.entry(key_after).or_insert(0);
-            *count += 1;
-            self.repeated = *count;
+        self.played.push(m);
+        self.keys.push(self.position.repetition_key());
+        if self.played.len().is_multiple_of(SNAPSHOT_EVERY) {
+            self.snapshots.push(self.position);
         }
-        self.plies.push(Ply {
-            played: m,
-            key_after,
-        });
+        self.repeated = self.count_repetitions();
         self.refresh();
     }
 
-    /// How often the last key of a lean game's chain stands in it: equal keys have the
-    /// same side to move, so every other key is enough to look at.
-    fn count_in_chain(&self) -> u32 {
-        let Some(&key) = self.chain.last() else {
+    /// How often the current position has stood on the board since the base: among
+    /// the positions since the last capture or pawn move (the half-move clock says how
+    /// far back that was), those with the same side to move.
+    fn count_repetitions(&self) -> u32 {
+        let plies = self.played.len();
+        let Some(&key) = self.keys.last() else {
             return 1;
         };
-        self.chain
+        let since = self.position.halfmoves() as usize;
+        // The positions after plies - 2, plies - 4, ... back to the one after the last
+        // capture or pawn move (the key after ply j is keys[j - 1]).
+        let window = since.min(plies);
+        let first = (plies - window).max(1) - 1;
+        let earlier = self
+            .keys
+            .get(first..plies - 1)
+            .unwrap_or(&[])
             .iter()
             .rev()
+            .skip(1)
             .step_by(2)
             .filter(|&&k| k == key)
-            .count() as u32
+            .count();
+        // The base counts when it is in the window, with the same side to move.
+        let base = usize::from(
+            window == plies && plies.is_multiple_of(2) && self.base.repetition_key() == key,
+        );
+        1 + earlier as u32 + base as u32
     }
 
     /// Whether undo is refused because the players decided the result.
@@ -593,40 +548,42 @@ impl Game {
     /// Takes back the last move, which is returned; `None` when there is none. The
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
-        let ply = self.plies.pop()?;
+        let m = self.played.pop()?;
         // Back at the ply of the draw, the position shows it by itself.
         if self
             .drawn_at
-            .is_some_and(|drawn| self.plies.len() <= drawn.ply)
+            .is_some_and(|drawn| self.played.len() <= drawn.ply)
         {
             self.drawn_at = None;
         }
-        if self.lean {
-            // Lean games are files replayed, seldom taken back: replaying the moves
-            // kept is simpler than keeping every position for it.
-            let kept: Vec<Move> = self.moves().collect();
-            self.reset(self.base, self.mode);
-            for m in kept {
-                self.play(m);
-            }
-            return Some(ply.played);
-        }
-        if let Some(before) = self.befores.pop() {
-            self.position = before;
-        }
-        if let Some(count) = self.repetitions.get_mut(&ply.key_after) {
-            *count -= 1;
-            if *count == 0 {
-                self.repetitions.remove(&ply.key_after);
-            }
-        }
-        self.repeated = self
-            .repetitions
-            .get(&self.position.repetition_key())
-            .copied()
-            .unwrap_or(1);
+        self.keys.pop();
+        let plies = self.played.len();
+        self.snapshots.truncate(plies / SNAPSHOT_EVERY);
+        self.last_before = match plies.checked_sub(1) {
+            Some(back) => self.position_after(back),
+            None => self.base,
+        };
+        self.position = match self.played.last() {
+            Some(&last) => self.last_before.after(last),
+            None => self.base,
+        };
+        self.repeated = self.count_repetitions();
         self.refresh();
-        Some(ply.played)
+        Some(m)
+    }
+
+    /// The position after the first `ply` moves, replayed from the nearest snapshot:
+    /// fewer than `SNAPSHOT_EVERY` moves.
+    fn position_after(&self, ply: usize) -> Position {
+        let kept = ply / SNAPSHOT_EVERY;
+        let (mut pos, from) = match kept.checked_sub(1).and_then(|i| self.snapshots.get(i)) {
+            Some(&snapshot) => (snapshot, kept * SNAPSHOT_EVERY),
+            None => (self.base, 0),
+        };
+        for &m in self.played.get(from..ply).unwrap_or(&[]) {
+            pos.play_unchecked(m);
+        }
+        pos
     }
 
     /// `color` resigns. The caller checks that the game is not over.
@@ -886,6 +843,31 @@ mod tests {
             game.parse_recorded(b"Kf2"),
             Err(MoveError::GameOver(game.status()))
         );
+    }
+
+    /// Undo across the snapshots gives back each position, and the one before it,
+    /// exactly as they stood.
+    #[test]
+    fn undo_across_snapshots_restores_every_position_and_the_one_before() {
+        let mut game = Game::default();
+        let mut seen = vec![(*game.position(), game.before_last().copied())];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        while game.moves().len() < 3 * SNAPSHOT_EVERY + 5 && !game.status().is_over() {
+            let legal = game.position().legal_moves();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            game.play(legal.as_slice()[(seed % legal.len() as u64) as usize]);
+            seen.push((*game.position(), game.before_last().copied()));
+        }
+        assert!(game.moves().len() > 2 * SNAPSHOT_EVERY);
+        while game.undo().is_some() {
+            seen.pop();
+            let (position, before) = seen.last().copied().unwrap();
+            assert_eq!(*game.position(), position);
+            assert_eq!(game.before_last().copied(), before);
+        }
+        assert_eq!(seen.len(), 1);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
+use std::sync::LazyLock;
 
 use crate::color::Color;
 use crate::fen::FenError;
@@ -30,7 +31,9 @@ pub struct Session {
     /// The game of every line without `game <name>`: one record like the named ones,
     /// kept apart only so that a line for it looks nothing up.
     default: Record,
-    named: HashMap<GameName, Record>,
+    /// Boxed: the map's table holds a name and a pointer per game, so growing it moves
+    /// and doubles little.
+    named: HashMap<GameName, Box<Record>>,
     settings: Settings,
 }
 
@@ -49,7 +52,8 @@ struct Settings {
 #[derive(Clone, Debug, Default)]
 struct Record {
     game: Game,
-    tags: Tags,
+    /// The tags, once one is set or a PGN game brings them: most games have none.
+    tags: Option<Box<Tags>>,
     version: Version,
     offer: Option<Offer>,
 }
@@ -61,6 +65,9 @@ struct Offer {
     /// The moves played when it was made: an undo below it takes it back.
     ply: usize,
 }
+
+/// The tags of a game without any: the defaults of the roster.
+static NO_TAGS: LazyLock<Tags> = LazyLock::new(Tags::default);
 
 /// What the answer to a line names beside the reply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,7 +137,7 @@ impl Session {
 
     /// The default game's tags, other than those derived from it.
     pub fn tags(&self) -> &Tags {
-        &self.default.tags
+        self.default.tags()
     }
 
     /// A named game, if it is open.
@@ -242,7 +249,7 @@ impl Session {
                     return error(ProtocolError::TooManyGames(settings.max_games));
                 }
                 // Built aside: a refused position opens nothing.
-                let mut record = Record::default();
+                let mut record = Box::<Record>::default();
                 return match run(&mut record, &mut self.settings, command) {
                     Ok(_) => {
                         self.named.insert(name, record);
@@ -307,7 +314,7 @@ impl Session {
     fn record(&self, game: Option<GameName>) -> Option<&Record> {
         match game {
             None => Some(&self.default),
-            Some(name) => self.named.get(&name),
+            Some(name) => self.named.get(&name).map(|record| &**record),
         }
     }
 }
@@ -364,6 +371,14 @@ impl Record {
         texts
     }
 
+    fn tags(&self) -> &Tags {
+        self.tags.as_deref().unwrap_or(&NO_TAGS)
+    }
+
+    fn tags_mut(&mut self) -> &mut Tags {
+        self.tags.get_or_insert_with(Box::default)
+    }
+
     /// The status, with the pending offer.
     fn standing(&self) -> Standing {
         Standing {
@@ -373,9 +388,9 @@ impl Record {
     }
 
     /// Starts the record afresh with a new game: version 0, no offer, no tags.
-    fn replace(&mut self, game: Game, tags: Tags) {
+    fn replace(&mut self, game: Game, tags: Option<Tags>) {
         self.game = game;
-        self.tags = tags;
+        self.tags = tags.map(Box::new);
         self.version = 0;
         self.offer = None;
     }
@@ -415,10 +430,7 @@ impl Record {
             Command::Uci => Answer::Uci,
             Command::IsReady => Answer::ReadyOk,
             Command::UciNewGame => {
-                self.replace(
-                    Game::new(Position::startpos(), settings.mode()),
-                    Tags::default(),
-                );
+                self.replace(Game::new(Position::startpos(), settings.mode()), None);
                 return Ok(None);
             }
             Command::SetOption { name, value } => {
@@ -435,18 +447,18 @@ impl Record {
                 ..
             } => {
                 let loaded = load_pgn(settings, &path, game)?;
-                self.replace(loaded.game, loaded.tags);
+                self.replace(loaded.game, Some(loaded.tags));
                 return Ok(None);
             }
             Command::Position { start, moves } => {
                 let game = replay(settings, start, &moves)?;
-                self.replace(game, Tags::default());
+                self.replace(game, None);
                 return Ok(None);
             }
             Command::Tag { name, value } => {
                 let done = match value {
-                    Some(value) => self.tags.set(name, value),
-                    None => self.tags.remove(name),
+                    Some(value) => self.tags_mut().set(name, value),
+                    None => self.tags_mut().remove(name),
                 };
                 done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
                 self.version += 1;
@@ -454,7 +466,7 @@ impl Record {
             }
             Command::Pgn => {
                 let mut text = String::with_capacity(1024);
-                pgn::writer::write_game(&mut text, &self.tags, &self.game);
+                pgn::writer::write_game(&mut text, self.tags(), &self.game);
                 Answer::Pgn(text)
             }
             Command::Display => Answer::Board(Box::new(pos)),
