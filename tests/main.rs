@@ -19,3 +19,4 @@ mod protocol;
 mod reference;
 mod repl;
 mod rules;
+mod web;
