@@ -253,28 +253,70 @@ impl Reply {
             (Format::Json, ..) => super::json::write_reply(out, header, self),
             (Format::Text, None, None) => self.write_to(out),
             (Format::Text, id, game) => {
-                let mut text = Vec::new();
-                self.write_to(&mut text)?;
-                for line in text.split_inclusive(|&b| b == b'\n') {
-                    if let Some(id) = id {
-                        out.write_all(b"@")?;
-                        out.write_all(id.as_bytes())?;
-                    }
-                    if let Some(game) = game {
-                        if id.is_some() {
-                            out.write_all(b" ")?;
-                        }
-                        out.write_all(b"game ")?;
-                        out.write_all(game.as_str().as_bytes())?;
-                    }
-                    if line != b"\n" {
-                        out.write_all(b" ")?;
-                    }
-                    out.write_all(line)?;
-                }
-                Ok(())
+                let mut prefixed = LinePrefix {
+                    out,
+                    id,
+                    game,
+                    at_start: true,
+                };
+                self.write_to(&mut prefixed)
             }
         }
+    }
+}
+
+/// Starts every line written through it with `@<id>` and `game <name>`, and a blank
+/// unless the line is empty: the text answers to a request with an id or a game.
+struct LinePrefix<'a, W> {
+    out: &'a mut W,
+    id: Option<&'a str>,
+    game: Option<GameName>,
+    at_start: bool,
+}
+
+impl<W: Write> LinePrefix<'_, W> {
+    fn prefix(&mut self, blank_line: bool) -> io::Result<()> {
+        if let Some(id) = self.id {
+            self.out.write_all(b"@")?;
+            self.out.write_all(id.as_bytes())?;
+        }
+        if let Some(game) = self.game {
+            if self.id.is_some() {
+                self.out.write_all(b" ")?;
+            }
+            self.out.write_all(b"game ")?;
+            self.out.write_all(game.as_str().as_bytes())?;
+        }
+        if !blank_line {
+            self.out.write_all(b" ")?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Write for LinePrefix<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(&first) = rest.first() {
+            if self.at_start {
+                self.prefix(first == b'\n')?;
+                self.at_start = false;
+            }
+            let end = match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    self.at_start = true;
+                    i + 1
+                }
+                None => rest.len(),
+            };
+            self.out.write_all(&rest[..end])?;
+            rest = &rest[end..];
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 

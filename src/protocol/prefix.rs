@@ -4,6 +4,7 @@
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use super::error::ProtocolError;
 
@@ -12,7 +13,7 @@ pub const MAX_NAME: usize = 64;
 
 /// A game's name: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Kept inline, so that a
 /// line naming a game allocates nothing for it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct GameName {
     len: u8,
     bytes: [u8; MAX_NAME],
@@ -40,6 +41,13 @@ impl GameName {
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+/// Hashed as its text, as `Borrow<str>` requires: a map of names is searched by `&str`.
+impl Hash for GameName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
@@ -168,6 +176,14 @@ mod tests {
         assert_eq!(p.text.trim_start(), "move e4 as white");
         let p = split("if 0 status");
         assert_eq!((p.game, p.expected), (None, Some(0)));
+    }
+
+    #[test]
+    fn a_map_of_names_is_searched_by_text() {
+        let mut map = std::collections::HashMap::new();
+        map.insert(GameName::parse("g1").unwrap(), 1);
+        assert_eq!(map.get("g1"), Some(&1));
+        assert_eq!(map.get("g2"), None);
     }
 
     #[test]
