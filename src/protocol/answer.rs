@@ -252,72 +252,62 @@ impl Reply {
         match (format, header.id, header.game) {
             (Format::Json, ..) => super::json::write_reply(out, header, self),
             (Format::Text, None, None) => self.write_to(out),
+            (Format::Text, ..) if matches!(self, Reply::Silent | Reply::Quit) => Ok(()),
+            (Format::Text, id, game) if !self.is_multi_line() => {
+                write_prefix(out, id, game)?;
+                out.write_all(b" ")?;
+                self.write_to(out)
+            }
             (Format::Text, id, game) => {
-                let mut prefixed = LinePrefix {
-                    out,
-                    id,
-                    game,
-                    at_start: true,
-                };
-                self.write_to(&mut prefixed)
-            }
-        }
-    }
-}
-
-/// Starts every line written through it with `@<id>` and `game <name>`, and a blank
-/// unless the line is empty: the text answers to a request with an id or a game.
-struct LinePrefix<'a, W> {
-    out: &'a mut W,
-    id: Option<&'a str>,
-    game: Option<GameName>,
-    at_start: bool,
-}
-
-impl<W: Write> LinePrefix<'_, W> {
-    fn prefix(&mut self, blank_line: bool) -> io::Result<()> {
-        if let Some(id) = self.id {
-            self.out.write_all(b"@")?;
-            self.out.write_all(id.as_bytes())?;
-        }
-        if let Some(game) = self.game {
-            if self.id.is_some() {
-                self.out.write_all(b" ")?;
-            }
-            self.out.write_all(b"game ")?;
-            self.out.write_all(game.as_str().as_bytes())?;
-        }
-        if !blank_line {
-            self.out.write_all(b" ")?;
-        }
-        Ok(())
-    }
-}
-
-impl<W: Write> Write for LinePrefix<'_, W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut rest = buf;
-        while let Some(&first) = rest.first() {
-            if self.at_start {
-                self.prefix(first == b'\n')?;
-                self.at_start = false;
-            }
-            let end = match rest.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    self.at_start = true;
-                    i + 1
+                // Written whole, then cut into lines: an answer is many small writes,
+                // and a line is one copy.
+                let mut text = Vec::with_capacity(256);
+                self.write_to(&mut text)?;
+                for line in text.split_inclusive(|&b| b == b'\n') {
+                    write_prefix(out, id, game)?;
+                    if line != b"\n" {
+                        out.write_all(b" ")?;
+                    }
+                    out.write_all(line)?;
                 }
-                None => rest.len(),
-            };
-            self.out.write_all(&rest[..end])?;
-            rest = &rest[end..];
+                Ok(())
+            }
         }
-        Ok(buf.len())
     }
+}
 
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+impl Reply {
+    /// Whether the text answer may have more than one line.
+    fn is_multi_line(&self) -> bool {
+        matches!(
+            self,
+            Reply::Answer(
+                Answer::Uci
+                    | Answer::Board(_)
+                    | Answer::Divide { .. }
+                    | Answer::VerboseMoves(_)
+                    | Answer::Pgn(_)
+                    | Answer::Help
+                    | Answer::HelpOn(_)
+            )
+        )
     }
+}
+
+/// `@<id>` and `game <name>`, as a text answer's lines start, without the blank after.
+fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<GameName>) -> io::Result<()> {
+    if let Some(id) = id {
+        out.write_all(b"@")?;
+        out.write_all(id.as_bytes())?;
+    }
+    if let Some(game) = game {
+        if id.is_some() {
+            out.write_all(b" ")?;
+        }
+        out.write_all(b"game ")?;
+        out.write_all(game.as_str().as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Writes a keyword followed by its items, with no trailing blank when there are none.

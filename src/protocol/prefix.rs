@@ -115,7 +115,9 @@ impl<'a> Prefixed<'a> {
                 ));
             }
             prefixed.game = Some(GameName::parse(name)?);
-            prefixed.text = after;
+            // The command from its first word, as a line without prefixes: the short
+            // ways of `Command::parse` take it.
+            prefixed.text = after.trim_start();
             next_word(after)
         } else {
             (word, rest)
@@ -133,7 +135,7 @@ impl<'a> Prefixed<'a> {
                 ))
             })?;
             prefixed.expected = Some(version);
-            prefixed.text = after;
+            prefixed.text = after.trim_start();
         }
         Ok(prefixed)
     }
@@ -144,8 +146,21 @@ impl<'a> Prefixed<'a> {
     }
 }
 
-/// The first word of a text and what follows it.
+/// The first word of a text and what follows it, blanks before it skipped.
 fn next_word(text: &str) -> (&str, &str) {
+    // Command lines are ASCII: their blanks are found without decoding characters.
+    let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+    if text.is_ascii() {
+        let bytes = text.as_bytes();
+        let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+        let len = bytes[start..]
+            .iter()
+            .position(blank)
+            .unwrap_or(bytes.len() - start);
+        // Byte offsets of an ASCII text are character boundaries.
+        let word = text.get(start..start + len).unwrap_or("");
+        return (word, text.get(start + len..).unwrap_or(""));
+    }
     let text = text.trim_start();
     let end = text.find(char::is_whitespace).unwrap_or(text.len());
     text.split_at(end)
@@ -173,7 +188,7 @@ mod tests {
         let p = split("game g:1.a_b-c if 7 move e4 as white");
         assert_eq!(p.game.map(|g| g.to_string()), Some("g:1.a_b-c".to_string()));
         assert_eq!(p.expected, Some(7));
-        assert_eq!(p.text.trim_start(), "move e4 as white");
+        assert_eq!(p.text, "move e4 as white");
         let p = split("if 0 status");
         assert_eq!((p.game, p.expected), (None, Some(0)));
     }
