@@ -518,26 +518,21 @@ impl Game {
         let Some(&key) = self.keys.last() else {
             return 1;
         };
-        let since = self.position.halfmoves() as usize;
-        // The positions after plies - 2, plies - 4, ... back to the one after the last
-        // capture or pawn move (the key after ply j is keys[j - 1]).
-        let window = since.min(plies);
-        let first = (plies - window).max(1) - 1;
-        let earlier = self
-            .keys
-            .get(first..plies - 1)
-            .unwrap_or(&[])
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == key)
-            .count();
-        // The base counts when it is in the window, with the same side to move.
-        let base = usize::from(
-            window == plies && plies.is_multiple_of(2) && self.base.repetition_key() == key,
-        );
-        1 + earlier as u32 + base as u32
+        // The first ply of the window: the one after the last capture or pawn move.
+        let first = plies - (self.position.halfmoves() as usize).min(plies);
+        let mut count = 1;
+        // A position two plies back differs (each side has moved one piece away): the
+        // first that can be the same is four plies back, then every other one.
+        let mut next = plies.checked_sub(4);
+        while let Some(ply) = next.filter(|&ply| ply >= first) {
+            let earlier = match ply.checked_sub(1) {
+                Some(i) => self.keys.get(i).copied(),
+                None => Some(self.base.repetition_key()),
+            };
+            count += u32::from(earlier == Some(key));
+            next = ply.checked_sub(2);
+        }
+        count
     }
 
     /// Whether undo is refused because the players decided the result.

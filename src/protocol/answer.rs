@@ -253,21 +253,19 @@ impl Reply {
         match (format, header.id, header.game) {
             (Format::Json, ..) => super::json::write_reply(out, header, self),
             (Format::Text, None, None) => self.write_to(out),
+            (Format::Text, ..) if matches!(self, Reply::Silent | Reply::Quit) => Ok(()),
+            (Format::Text, id, game) if !self.is_multi_line() => {
+                write_prefix(out, id, game)?;
+                out.write_all(b" ")?;
+                self.write_to(out)
+            }
             (Format::Text, id, game) => {
-                let mut text = Vec::new();
+                // Written whole, then cut into lines: an answer is many small writes,
+                // and a line is one copy.
+                let mut text = Vec::with_capacity(256);
                 self.write_to(&mut text)?;
                 for line in text.split_inclusive(|&b| b == b'\n') {
-                    if let Some(id) = id {
-                        out.write_all(b"@")?;
-                        out.write_all(id.as_bytes())?;
-                    }
-                    if let Some(game) = game {
-                        if id.is_some() {
-                            out.write_all(b" ")?;
-                        }
-                        out.write_all(b"game ")?;
-                        out.write_all(game.as_str().as_bytes())?;
-                    }
+                    write_prefix(out, id, game)?;
                     if line != b"\n" {
                         out.write_all(b" ")?;
                     }
@@ -277,6 +275,40 @@ impl Reply {
             }
         }
     }
+}
+
+impl Reply {
+    /// Whether the text answer may have more than one line.
+    fn is_multi_line(&self) -> bool {
+        matches!(
+            self,
+            Reply::Answer(
+                Answer::Uci
+                    | Answer::Board(_)
+                    | Answer::Divide { .. }
+                    | Answer::VerboseMoves(_)
+                    | Answer::Pgn(_)
+                    | Answer::Help
+                    | Answer::HelpOn(_)
+            )
+        )
+    }
+}
+
+/// `@<id>` and `game <name>`, as a text answer's lines start, without the blank after.
+fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<GameName>) -> io::Result<()> {
+    if let Some(id) = id {
+        out.write_all(b"@")?;
+        out.write_all(id.as_bytes())?;
+    }
+    if let Some(game) = game {
+        if id.is_some() {
+            out.write_all(b" ")?;
+        }
+        out.write_all(b"game ")?;
+        out.write_all(game.as_str().as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Writes a keyword followed by its items, with no trailing blank when there are none.

@@ -4,6 +4,7 @@
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 use super::error::ProtocolError;
 
@@ -12,7 +13,7 @@ pub const MAX_NAME: usize = 64;
 
 /// A game's name: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Kept inline, so that a
 /// line naming a game allocates nothing for it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct GameName {
     len: u8,
     bytes: [u8; MAX_NAME],
@@ -40,6 +41,13 @@ impl GameName {
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+/// Hashed as its text, as `Borrow<str>` requires: a map of names is searched by `&str`.
+impl Hash for GameName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
@@ -107,7 +115,9 @@ impl<'a> Prefixed<'a> {
                 ));
             }
             prefixed.game = Some(GameName::parse(name)?);
-            prefixed.text = after;
+            // The command from its first word, as a line without prefixes: the short
+            // ways of `Command::parse` take it.
+            prefixed.text = after.trim_start();
             next_word(after)
         } else {
             (word, rest)
@@ -125,7 +135,7 @@ impl<'a> Prefixed<'a> {
                 ))
             })?;
             prefixed.expected = Some(version);
-            prefixed.text = after;
+            prefixed.text = after.trim_start();
         }
         Ok(prefixed)
     }
@@ -136,8 +146,21 @@ impl<'a> Prefixed<'a> {
     }
 }
 
-/// The first word of a text and what follows it.
+/// The first word of a text and what follows it, blanks before it skipped.
 fn next_word(text: &str) -> (&str, &str) {
+    // Command lines are ASCII: their blanks are found without decoding characters.
+    let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
+    if text.is_ascii() {
+        let bytes = text.as_bytes();
+        let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
+        let len = bytes[start..]
+            .iter()
+            .position(blank)
+            .unwrap_or(bytes.len() - start);
+        // Byte offsets of an ASCII text are character boundaries.
+        let word = text.get(start..start + len).unwrap_or("");
+        return (word, text.get(start + len..).unwrap_or(""));
+    }
     let text = text.trim_start();
     let end = text.find(char::is_whitespace).unwrap_or(text.len());
     text.split_at(end)
@@ -165,9 +188,17 @@ mod tests {
         let p = split("game g:1.a_b-c if 7 move e4 as white");
         assert_eq!(p.game.map(|g| g.to_string()), Some("g:1.a_b-c".to_string()));
         assert_eq!(p.expected, Some(7));
-        assert_eq!(p.text.trim_start(), "move e4 as white");
+        assert_eq!(p.text, "move e4 as white");
         let p = split("if 0 status");
         assert_eq!((p.game, p.expected), (None, Some(0)));
+    }
+
+    #[test]
+    fn a_map_of_names_is_searched_by_text() {
+        let mut map = std::collections::HashMap::new();
+        map.insert(GameName::parse("g1").unwrap(), 1);
+        assert_eq!(map.get("g1"), Some(&1));
+        assert_eq!(map.get("g2"), None);
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub struct Address<'a> {
     /// The named game the line was for.
     pub game: Option<GameName>,
     /// The game's version after the command, for a line that named a game or carried
-    /// `if` (none when the game is not open).
+    /// `if`, in JSON mode (none when the game is not open).
     pub version: Option<Version>,
 }
 
@@ -230,7 +230,8 @@ impl Session {
         address.text = prefixed.text;
         address.game = prefixed.game;
         let step = self.step_prefixed(&prefixed);
-        if prefixed.is_addressed() {
+        // Only JSON answers give the version.
+        if prefixed.is_addressed() && self.settings.json {
             address.version = self.record(prefixed.game).map(|r| r.version);
         }
         (step, address)
