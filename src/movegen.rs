@@ -441,6 +441,7 @@ impl Position {
     /// The first square on the king's castling path (its destination included) that an
     /// enemy attacks once king and rook have left their squares.
     #[inline(always)]
+    #[allow(clippy::manual_find)]
     pub(crate) fn castling_attacked_square(&self, king: Square, rook: Square) -> Option<Square> {
         let (king_to, _) = Position::castling_targets(king, rook);
         let occupied = self.occupied().without(king).without(rook);
