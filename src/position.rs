@@ -404,9 +404,20 @@ impl Position {
                 self.halfmoves = 0;
             }
             kind => {
-                if self.by_color[them.index()].contains(to) {
+                let capture = self.by_color[them.index()].contains(to);
+                if !HASH {
+                    // Without a key to update, the target square is cleared in every set,
+                    // captured piece or not: no branch on whether, or what, the move takes.
+                    let keep = !Bitboard::from_square(to);
+                    for set in &mut self.by_role {
+                        *set &= keep;
+                    }
+                    self.by_color[them.index()] &= keep;
+                } else if capture {
                     let captured = self.captured_role(to);
                     self.toggle::<HASH>(them, captured, to);
+                }
+                if capture {
                     self.halfmoves = 0;
                 }
                 self.toggle::<HASH>(us, role, from);
