@@ -11,8 +11,8 @@ use crate::square::{File, Rank, Square};
 
 /// Receives legal moves as the generator finds them, in sets where it can.
 pub(crate) trait Sink {
-    /// Ordinary moves of one piece (not a pawn) to each of `targets`.
-    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// Ordinary moves of one `role` piece (not a pawn) to each of `targets`.
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard);
     /// Pawn moves to each of `targets`, each from `target - delta`.
     fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind);
     /// Pawn moves to the last rank: four promotions per target.
@@ -23,7 +23,7 @@ pub(crate) trait Sink {
 
 impl Sink for MoveList {
     #[inline(always)]
-    fn piece(&mut self, from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::new(from, to, MoveKind::Normal));
         }
@@ -61,7 +61,7 @@ pub(crate) struct Counter(pub u64);
 
 impl Sink for Counter {
     #[inline(always)]
-    fn piece(&mut self, _from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, _from: Square, targets: Bitboard) {
         self.0 += u64::from(targets.count());
     }
 
@@ -86,7 +86,7 @@ pub(crate) struct Any(pub bool);
 
 impl Sink for Any {
     #[inline(always)]
-    fn piece(&mut self, _from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, _from: Square, targets: Bitboard) {
         self.0 |= targets.is_nonempty();
     }
 
@@ -136,7 +136,7 @@ pub(crate) struct ToSquare {
 
 impl Sink for ToSquare {
     #[inline(always)]
-    fn piece(&mut self, from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, from: Square, targets: Bitboard) {
         if targets.contains(self.to) {
             self.list.push(Move::new(from, self.to, MoveKind::Normal));
         }
@@ -188,9 +188,15 @@ impl Position {
     pub(crate) fn pinned(&self, king: Square, us: Color) -> Bitboard {
         let them = us.other();
         let theirs = self.by_color(them);
-        let snipers = ((attacks::rook_attacks(king, theirs) & self.rooks_queens())
-            | (attacks::bishop_attacks(king, theirs) & self.bishops_queens()))
-            & theirs;
+        let snipers = self.slider_attackers(
+            king,
+            self.rooks_queens() & theirs,
+            self.bishops_queens() & theirs,
+            theirs,
+        );
+        if snipers.is_empty() {
+            return snipers;
+        }
         let occupied = self.occupied();
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
@@ -220,11 +226,15 @@ impl Position {
         let theirs = self.by_color(them);
         let occupied = ours | theirs;
         let king = self.king(us);
-        let checkers = self.attackers_to(king, them, occupied);
+        let checkers = self.attackers_seen_first(king, theirs, occupied);
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        sink.piece(king, self.king_targets::<WHITE>(king, ours, occupied));
+        sink.piece(
+            Role::King,
+            king,
+            self.king_targets::<WHITE>(king, ours, occupied),
+        );
 
         if checkers.has_more_than_one() {
             return;
@@ -236,21 +246,31 @@ impl Position {
         let pinned = self.pinned(king, us);
 
         for from in self.by_role(Role::Knight) & ours & !pinned {
-            sink.piece(from, attacks::knight_attacks(from) & target);
+            sink.piece(Role::Knight, from, attacks::knight_attacks(from) & target);
         }
+        // Queens move in both loops; a sink that plays the moves is told which piece moves
+        // (the others drop this unused work).
+        let queens = self.by_role(Role::Queen);
+        let role = |from: Square, other: Role| {
+            if queens.contains(from) {
+                Role::Queen
+            } else {
+                other
+            }
+        };
         for from in self.bishops_queens() & ours {
             let mut targets = attacks::bishop_attacks(from, occupied) & target;
             if pinned.contains(from) {
                 targets &= attacks::line(king, from);
             }
-            sink.piece(from, targets);
+            sink.piece(role(from, Role::Bishop), from, targets);
         }
         for from in self.rooks_queens() & ours {
             let mut targets = attacks::rook_attacks(from, occupied) & target;
             if pinned.contains(from) {
                 targets &= attacks::line(king, from);
             }
-            sink.piece(from, targets);
+            sink.piece(role(from, Role::Rook), from, targets);
         }
 
         self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
@@ -291,8 +311,9 @@ impl Position {
         let bishops = self.bishops_queens() & theirs;
         let mut safe = Bitboard::EMPTY;
         for to in candidates {
-            if (attacks::rook_attacks(to, without_king) & rooks).is_empty()
-                && (attacks::bishop_attacks(to, without_king) & bishops).is_empty()
+            if self
+                .slider_attackers(to, rooks, bishops, without_king)
+                .is_empty()
             {
                 safe = safe.with(to);
             }
@@ -390,6 +411,7 @@ impl Position {
     }
 
     /// Where king and rook end up when the king castles with the rook on `rook`.
+    #[inline(always)]
     pub(crate) fn castling_targets(king: Square, rook: Square) -> (Square, Square) {
         let rank = king.rank();
         if rook.file() > king.file() {
@@ -406,6 +428,7 @@ impl Position {
     }
 
     /// Whether castling with this rook is blocked by another piece.
+    #[inline(always)]
     pub(crate) fn is_castling_blocked(&self, king: Square, rook: Square) -> bool {
         let (king_to, rook_to) = Position::castling_targets(king, rook);
         let path = (attacks::between(king, king_to).with(king_to)
@@ -417,12 +440,22 @@ impl Position {
 
     /// The first square on the king's castling path (its destination included) that an
     /// enemy attacks once king and rook have left their squares.
+    #[inline(always)]
+    #[allow(clippy::manual_find)]
     pub(crate) fn castling_attacked_square(&self, king: Square, rook: Square) -> Option<Square> {
         let (king_to, _) = Position::castling_targets(king, rook);
         let occupied = self.occupied().without(king).without(rook);
-        let them = self.turn.other();
-        (attacks::between(king, king_to).with(king_to))
-            .find(|&sq| self.attackers_to(sq, them, occupied).is_nonempty())
+        let theirs = self.by_color(self.turn.other());
+        // A plain loop: `find` would leave it out of line, without the caller's CPU features.
+        for sq in attacks::between(king, king_to).with(king_to) {
+            if self
+                .attackers_seen_first(sq, theirs, occupied)
+                .is_nonempty()
+            {
+                return Some(sq);
+            }
+        }
+        None
     }
 
     #[inline(always)]

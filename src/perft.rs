@@ -3,13 +3,66 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::moves::{Move, MoveList};
+use crate::bitboard::Bitboard;
+use crate::movegen::Sink;
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
+use crate::role::Role;
+use crate::square::Square;
 
 /// Subtrees this shallow are walked without looking at the stop flag: perft 3 is at most
 /// a few hundred thousand nodes (well under a millisecond), so a stop is seen quickly,
 /// while the flag is read at a tiny fraction of the nodes.
 const UNCHECKED_DEPTH: u32 = 3;
+
+/// Plays each move as the generator finds it and adds up the counts below: no move list,
+/// and the generator says which piece moves, which the position would otherwise look up.
+struct Expand<'a, F> {
+    pos: &'a Position,
+    nodes: u64,
+    below: F,
+}
+
+impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            let child = self
+                .pos
+                .after_unkeyed_by(role, Move::new(from, to, MoveKind::Normal));
+            self.nodes += (self.below)(&child);
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            let child = self
+                .pos
+                .after_unkeyed_by(Role::Pawn, Move::new(from, to, kind));
+            self.nodes += (self.below)(&child);
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                let m = Move::new(from, to, MoveKind::Promotion(role));
+                let child = self.pos.after_unkeyed_by(Role::Pawn, m);
+                self.nodes += (self.below)(&child);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        let child = self.pos.after_unkeyed(m);
+        self.nodes += (self.below)(&child);
+    }
+}
 
 /// One perft walker, and its stoppable twin. The last ply is counted without being
 /// played (bulk counting), and inner nodes skip the key update that perft never reads.
@@ -21,13 +74,13 @@ macro_rules! walker {
             if depth <= 1 {
                 return if depth == 1 { pos.count_legal_moves() } else { 1 };
             }
-            let mut moves = MoveList::new();
-            pos.generate(&mut moves);
-            let mut nodes = 0;
-            for &m in &moves {
-                nodes += $name(&pos.after_unkeyed(m), depth - 1);
-            }
-            nodes
+            let mut expand = Expand {
+                pos,
+                nodes: 0,
+                below: |child: &Position| $name(child, depth - 1),
+            };
+            pos.generate(&mut expand);
+            expand.nodes
         }
 
         $(#[$attr])*

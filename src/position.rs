@@ -190,6 +190,22 @@ impl Position {
             .find(|role| self.by_role[role.index()].contains(sq))
     }
 
+    /// The role of the piece (not a king) known to stand on `sq`, found without a branch
+    /// per role: which piece a move captures is different at nearly every move, and the
+    /// branches of `role_at` would be mispredicted.
+    #[inline(always)]
+    fn captured_role(&self, sq: Square) -> Role {
+        let on = |role: Role| (self.by_role[role.index()].0 >> sq.index()) & 1;
+        match on(Role::Knight) | on(Role::Bishop) << 1 | on(Role::Rook) << 2 | on(Role::Queen) << 3
+        {
+            1 => Role::Knight,
+            2 => Role::Bishop,
+            4 => Role::Rook,
+            8 => Role::Queen,
+            _ => Role::Pawn,
+        }
+    }
+
     /// The piece on a square, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let role = self.role_at(sq)?;
@@ -326,13 +342,28 @@ impl Position {
         next
     }
 
+    /// The position after a legal move of a `role` piece, without its key: perft's
+    /// generator knows which piece moves, and spares the search for it.
+    #[inline(always)]
+    pub(crate) fn after_unkeyed_by(&self, role: Role, m: Move) -> Position {
+        let mut next = *self;
+        next.play_by::<false>(role, m);
+        next
+    }
+
     #[inline(always)]
     fn play<const HASH: bool>(&mut self, m: Move) {
+        let role = self.role_at(m.from()).unwrap_or(Role::Pawn);
+        self.play_by::<HASH>(role, m);
+    }
+
+    /// Plays `m`, a move of the `role` piece on its origin.
+    #[inline(always)]
+    fn play_by<const HASH: bool>(&mut self, role: Role, m: Move) {
         let us = self.turn;
         let them = us.other();
         let from = m.from();
         let to = m.to();
-        let role = self.role_at(from).unwrap_or(Role::Pawn);
 
         if self.castling.is_nonempty() {
             let mut rights =
@@ -373,10 +404,20 @@ impl Position {
                 self.halfmoves = 0;
             }
             kind => {
-                if self.by_color[them.index()].contains(to) {
-                    if let Some(captured) = self.role_at(to) {
-                        self.toggle::<HASH>(them, captured, to);
+                let capture = self.by_color[them.index()].contains(to);
+                if !HASH {
+                    // Without a key to update, the target square is cleared in every set,
+                    // captured piece or not: no branch on whether, or what, the move takes.
+                    let keep = !Bitboard::from_square(to);
+                    for set in &mut self.by_role {
+                        *set &= keep;
                     }
+                    self.by_color[them.index()] &= keep;
+                } else if capture {
+                    let captured = self.captured_role(to);
+                    self.toggle::<HASH>(them, captured, to);
+                }
+                if capture {
                     self.halfmoves = 0;
                 }
                 self.toggle::<HASH>(us, role, from);
