@@ -627,24 +627,54 @@ fn start_position(rng: &mut Rng) -> Chess {
     pos
 }
 
+/// How a game begins: annotated or not, from the standard start (with a book opening)
+/// or from a FEN (no book).
+struct Opening {
+    annotated: bool,
+    fen_start: bool,
+    start: Chess,
+    eco: &'static str,
+    name: &'static str,
+    book: Vec<&'static str>,
+}
+
+/// Draws a game's beginning; `annotated` is a chance per mille.
+fn opening(rng: &mut Rng, annotated: u64, want_fen: bool) -> Opening {
+    let annotated = rng.chance(annotated);
+    let fen_start = want_fen || rng.chance(10);
+    let start = if fen_start {
+        start_position(rng)
+    } else {
+        Chess::default()
+    };
+    let (eco, name, book) = *rng.pick(BOOK);
+    Opening {
+        annotated,
+        fen_start,
+        start,
+        eco,
+        name,
+        book: if fen_start {
+            Vec::new()
+        } else {
+            book.split(' ').collect()
+        },
+    }
+}
+
 fn make_game(seed: u64, n: u64, force_mate: bool, want_fen: bool, shape: Shape) -> Game {
     if shape == Shape::Otb {
         return make_otb_game(seed, n, force_mate, want_fen);
     }
     let mut rng = Rng::new(seed, n);
-    let annotated = rng.chance(40);
-    let fen_start = want_fen || rng.chance(10);
-    let start = if fen_start {
-        start_position(&mut rng)
-    } else {
-        Chess::default()
-    };
-    let (eco, opening, book) = *rng.pick(BOOK);
-    let book: Vec<&str> = if fen_start {
-        Vec::new()
-    } else {
-        book.split(' ').collect()
-    };
+    let Opening {
+        annotated,
+        fen_start,
+        start,
+        eco,
+        name: opening,
+        book,
+    } = opening(&mut rng, 40, want_fen);
     let (plies, result, ending) = play_game(
         &mut rng,
         &start,
@@ -804,19 +834,14 @@ fn player(rng: &mut Rng) -> String {
 fn make_otb_game(seed: u64, n: u64, force_mate: bool, want_fen: bool) -> Game {
     // A stream of its own, so the lichess shape's games stay as they were.
     let mut rng = Rng::new(seed ^ 0x07B0_07B0, n);
-    let annotated = rng.chance(100);
-    let fen_start = want_fen || rng.chance(10);
-    let start = if fen_start {
-        start_position(&mut rng)
-    } else {
-        Chess::default()
-    };
-    let (eco, _, book) = *rng.pick(BOOK);
-    let book: Vec<&str> = if fen_start {
-        Vec::new()
-    } else {
-        book.split(' ').collect()
-    };
+    let Opening {
+        annotated,
+        fen_start,
+        start,
+        eco,
+        book,
+        ..
+    } = opening(&mut rng, 100, want_fen);
     let (plies, result, ending) =
         play_game(&mut rng, &start, &book, annotated, force_mate, Shape::Otb);
     // Consecutive games mostly share an event, as in a bulletin.
