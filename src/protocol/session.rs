@@ -14,12 +14,12 @@ use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::square::Square;
-use crate::uci::CastlingMode;
+use crate::uci::{CastlingMode, UciMove};
 
 use super::answer::{
     Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
 };
-use super::command::{Command, OfferStep, Start};
+use super::command::{words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
 use super::prefix::{GameName, Prefixed, Version};
@@ -459,7 +459,7 @@ impl Record {
                 return Ok(None);
             }
             Command::Position { start, moves } => {
-                let game = replay(settings, start, &moves)?;
+                let game = replay(settings, start, moves)?;
                 self.replace(game, None);
                 return Ok(None);
             }
@@ -725,7 +725,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
 
 /// The game a `position` command describes, built aside so that a bad FEN or move
 /// leaves the current game as it was.
-fn replay(settings: &Settings, start: Start, moves: &[&str]) -> Result<Game, ProtocolError> {
+fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, ProtocolError> {
     let mode = settings.mode();
     let base = match start {
         Start::StartPos => Position::startpos(),
@@ -733,12 +733,21 @@ fn replay(settings: &Settings, start: Start, moves: &[&str]) -> Result<Game, Pro
         Start::Pgn { path, game } => return Ok(load_pgn(settings, &path, game)?.game),
     };
     let mut game = Game::new(base, mode);
-    for (index, text) in moves.iter().enumerate() {
-        let m = game
-            .parse_move(text)
-            .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
+    // Replayed lean: no legal-move list or status after each move, only what undo and
+    // the repetition count keep; the status of the last position comes back at the end.
+    game.set_lean(true);
+    for (index, text) in words(moves).enumerate() {
+        let found = if let Ok(uci) = text.parse::<UciMove>() {
+            game.parse_uci_move(uci, text)
+        } else {
+            // SAN found from its own squares, as a file's moves are; UCI syntax goes
+            // first as `parse_move` reads it, so a text that is both stays UCI.
+            game.parse_san_bytes(text.as_bytes())
+        };
+        let m = found.map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
         game.play(m);
     }
+    game.set_lean(false);
     Ok(game)
 }
 
