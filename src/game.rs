@@ -257,6 +257,14 @@ impl Game {
         self.refresh();
     }
 
+    /// Makes room for `plies` more moves at once: a game sent whole is replayed
+    /// without growing its history move by move.
+    pub fn reserve(&mut self, plies: usize) {
+        self.played.reserve(plies);
+        self.keys.reserve(plies);
+        self.snapshots.reserve(plies / SNAPSHOT_EVERY);
+    }
+
     /// Recomputes what is cached about the current position.
     fn refresh(&mut self) {
         // A lean game works its status out only when asked (`status`): a file's next
