@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::fen::FenError;
-use crate::game::{resolve_move, Game};
+use crate::game::{resolve_move, Game, MoveError};
 use crate::moves::Move;
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
@@ -521,9 +521,7 @@ impl Record {
             }
             Command::Dests => Answer::Dests(self.dests()),
             Command::Legal(text) => {
-                let code = self
-                    .game
-                    .parse_move(text)
+                let code = find_move(&self.game, text)
                     .err()
                     .map(|e| ProtocolError::from_move(e, at(text, None), mode).code());
                 Answer::Legal(text.to_string(), code)
@@ -538,9 +536,7 @@ impl Record {
             Command::Fen => Answer::Fen(pos.fen()),
             Command::Status => Answer::Status(self.standing()),
             Command::Move(text) => {
-                let m = self
-                    .game
-                    .parse_move(text)
+                let m = find_move(&self.game, text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -549,9 +545,7 @@ impl Record {
                 if seat != pos.turn() && !self.game.status().is_over() {
                     return Err(ProtocolError::NotYourSeat(at(text, None), seat));
                 }
-                let m = self
-                    .game
-                    .parse_move(text)
+                let m = find_move(&self.game, text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -739,18 +733,22 @@ fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, Protoc
     // the repetition count keep; the status of the last position comes back at the end.
     game.set_lean(true);
     for (index, text) in words(moves).enumerate() {
-        let found = if let Ok(uci) = text.parse::<UciMove>() {
-            game.parse_uci_move(uci, text)
-        } else {
-            // SAN found from its own squares, as a file's moves are; UCI syntax goes
-            // first as `parse_move` reads it, so a text that is both stays UCI.
-            game.parse_san_bytes(text.as_bytes())
-        };
-        let m = found.map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
+        let m = find_move(&game, text)
+            .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
         game.play(m);
     }
     game.set_lean(false);
     Ok(game)
+}
+
+/// The move that text names in a game, as `Game::parse_move` finds it, the cheapest
+/// way: UCI checked alone, SAN found from its own squares as a file's moves are. UCI
+/// syntax goes first as `parse_move` reads it, so a text that is both stays UCI.
+fn find_move(game: &Game, text: &str) -> Result<Move, MoveError> {
+    match text.parse::<UciMove>() {
+        Ok(uci) => game.parse_uci_move(uci, text),
+        Err(_) => game.parse_san_bytes(text.as_bytes()),
+    }
 }
 
 /// The base position a FEN gives in a game of `mode`: standard chess refuses the
