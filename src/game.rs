@@ -257,6 +257,14 @@ impl Game {
         self.refresh();
     }
 
+    /// Makes room for `plies` more moves at once: a game sent whole is replayed
+    /// without growing its history move by move.
+    pub fn reserve(&mut self, plies: usize) {
+        self.played.reserve(plies);
+        self.keys.reserve(plies);
+        self.snapshots.reserve(plies / SNAPSHOT_EVERY);
+    }
+
     /// Recomputes what is cached about the current position.
     fn refresh(&mut self) {
         // A lean game works its status out only when asked (`status`): a file's next
@@ -413,6 +421,26 @@ impl Game {
 
     /// The legal move that text names, UCI or SAN, or why none may be played now.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        match text.parse::<UciMove>() {
+            Ok(uci) => self.parse_uci_move(uci, text),
+            Err(_) => self.parse_move_slowly(text, None),
+        }
+    }
+
+    /// `parse_move` of `text`, which reads as `uci`.
+    pub fn parse_uci_move(&self, uci: UciMove, text: &str) -> Result<Move, MoveError> {
+        // The commonest text of all, a legal UCI move, checked alone (no other move
+        // generated, and in a lean game no status worked out: a legal move shows the
+        // side to move is neither mated nor stalemated).
+        if !self.is_over_at_a_glance() {
+            if let Some(m) = self.position.find_uci_quick(uci) {
+                return Ok(m);
+            }
+        }
+        self.parse_move_slowly(text, Some(uci))
+    }
+
+    fn parse_move_slowly(&self, text: &str, uci: Option<UciMove>) -> Result<Move, MoveError> {
         let status = self.status();
         if status.is_over() {
             return Err(match classify_syntax(&self.position, text) {
@@ -423,7 +451,7 @@ impl Game {
         // The common case, a legal UCI move, is found among the legal moves to its
         // target (and the castling moves, for a king); anything else goes to the core's
         // parsers for the move or the exact reason.
-        if let Ok(uci) = text.parse::<UciMove>() {
+        if let Some(uci) = uci {
             let pos = &self.position;
             let mut candidates = ShortList::new();
             let castles = uci.from == pos.king(pos.turn());

@@ -206,13 +206,22 @@ impl Square {
 
     /// Parses a square name such as `e4`.
     pub fn parse(text: &str) -> Option<Square> {
-        let mut chars = text.chars();
-        let file = File::from_char(chars.next()?)?;
-        let rank = Rank::from_char(chars.next()?)?;
-        if chars.next().is_some() {
-            return None;
+        match *text.as_bytes() {
+            [file, rank] => Square::from_name_bytes(file, rank),
+            _ => None,
         }
-        Some(Square::from_coords(file, rank))
+    }
+
+    /// The square a file letter (either case) and a rank digit name, read as bytes:
+    /// every UCI move a client sends is two of them.
+    #[inline]
+    pub const fn from_name_bytes(file: u8, rank: u8) -> Option<Square> {
+        let file = file.to_ascii_lowercase();
+        if matches!(file, b'a'..=b'h') && matches!(rank, b'1'..=b'8') {
+            Some(Square::ALL[(rank - b'1') as usize * 8 + (file - b'a') as usize])
+        } else {
+            None
+        }
     }
 }
 

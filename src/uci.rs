@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::bitboard::Bitboard;
 use crate::diagnose::IllegalMove;
 use crate::moves::Move;
 use crate::position::Position;
@@ -50,18 +51,22 @@ impl FromStr for UciMove {
         let sans_bishop = |t: &str| {
             t.starts_with('B') && !t.as_bytes().get(2).is_some_and(u8::is_ascii_uppercase)
         };
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) || sans_bishop(text) {
+        // Read as bytes: a byte past ASCII is no file, rank or piece letter.
+        let (squares, promotion) = match *text.as_bytes() {
+            [a, b, c, d] => ([a, b, c, d], None),
+            [a, b, c, d, p] if p.is_ascii() => {
+                let role = Role::from_char(char::from(p)).ok_or(ParseUciError)?;
+                ([a, b, c, d], Some(role))
+            }
+            _ => return Err(ParseUciError),
+        };
+        if sans_bishop(text) {
             return Err(ParseUciError);
         }
-        let from = Square::parse(&text[0..2]).ok_or(ParseUciError)?;
-        let to = Square::parse(&text[2..4]).ok_or(ParseUciError)?;
-        let promotion = match text[4..].chars().next() {
-            None => None,
-            Some(c) => Some(Role::from_char(c).ok_or(ParseUciError)?),
-        };
+        let [a, b, c, d] = squares;
         Ok(UciMove {
-            from,
-            to,
+            from: Square::from_name_bytes(a, b).ok_or(ParseUciError)?,
+            to: Square::from_name_bytes(c, d).ok_or(ParseUciError)?,
             promotion,
         })
     }
@@ -109,6 +114,17 @@ impl Position {
         self.diagnose(uci, mode)
     }
 
+    /// The legal move UCI text names when it is a plain move of the piece on its
+    /// origin, checked without generating any other move. `None` leaves castling, en
+    /// passant and every refusal to the full lookup.
+    pub(crate) fn find_uci_quick(&self, uci: UciMove) -> Option<Move> {
+        if matches!(uci.promotion, Some(Role::Pawn | Role::King)) {
+            return None;
+        }
+        let role = self.role_at(uci.from)?;
+        self.unique_move_to(role, uci.to, Bitboard::from_square(uci.from), uci.promotion)
+    }
+
     /// Whether a legal move is written with `to` as its target square in this mode.
     pub(crate) fn uci_target_matches(m: Move, to: Square, mode: CastlingMode) -> bool {
         if m.to() == to {
@@ -116,5 +132,43 @@ impl Position {
         }
         m.is_castle_written_as_king_step(mode)
             && Position::castling_targets(m.from(), m.to()).0 == to
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quick lookup finds only legal moves, the very ones the full lookup finds,
+    /// for every pair of squares and every promotion letter, whatever the notation.
+    #[test]
+    fn the_quick_lookup_agrees_with_the_full_one() {
+        let mut found = 0;
+        for pos in crate::playouts::playouts(4, 60, 0x2545_f491_4f6c_dd1d) {
+            for from in Square::ALL {
+                for to in Square::ALL {
+                    for promotion in [
+                        None,
+                        Some(Role::Queen),
+                        Some(Role::Knight),
+                        Some(Role::King),
+                    ] {
+                        let uci = UciMove {
+                            from,
+                            to,
+                            promotion,
+                        };
+                        let Some(m) = pos.find_uci_quick(uci) else {
+                            continue;
+                        };
+                        for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                            assert_eq!(pos.uci_to_move(uci, mode), Ok(m), "{uci} in {}", pos.fen());
+                        }
+                        found += 1;
+                    }
+                }
+            }
+        }
+        assert!(found > 10_000, "only {found} moves found");
     }
 }

@@ -55,7 +55,10 @@ pub enum Command<'a> {
     },
     Position {
         start: Start,
-        moves: Vec<&'a str>,
+        /// The moves' texts, separated by blanks as the line has them: read one by
+        /// one as they are played, never gathered (a server sends the whole game with
+        /// every request).
+        moves: &'a str,
     },
     Display,
     GoPerft(u32),
@@ -151,6 +154,13 @@ impl<'a> Command<'a> {
             if !text.is_empty() && text.bytes().all(|b| b.is_ascii_graphic()) {
                 return Ok(Some(Command::Move(text)));
             }
+        }
+        // A game sent whole with a request: its moves are not split into words here.
+        if let Some(moves) = line.strip_prefix("position startpos moves ") {
+            return Ok(Some(Command::Position {
+                start: Start::StartPos,
+                moves,
+            }));
         }
         let mut tokens = words(line);
         let Some(keyword) = tokens.next() else {
@@ -468,7 +478,7 @@ fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, Pr
                     path: path.to_string(),
                     game,
                 },
-                moves: Vec::new(),
+                moves: "",
             });
         }
         Some((&"fen", rest)) => {
@@ -486,8 +496,8 @@ fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, Pr
         }
     };
     let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((&"moves", moves)) => moves.to_vec(),
+        None => "",
+        Some((&"moves", moves)) => words_span(line, moves),
         Some((extra, _)) => {
             return Err(ProtocolError::BadArgument(format!(
                 "expected moves after the position, found '{}'",

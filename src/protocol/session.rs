@@ -8,18 +8,18 @@ use std::sync::LazyLock;
 use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::fen::FenError;
-use crate::game::{resolve_move, Game};
+use crate::game::{resolve_move, Game, MoveError};
 use crate::moves::Move;
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::square::Square;
-use crate::uci::CastlingMode;
+use crate::uci::{CastlingMode, UciMove};
 
 use super::answer::{
     Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
 };
-use super::command::{Command, OfferStep, Start};
+use super::command::{words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
 use super::prefix::{GameName, Prefixed, Version};
@@ -460,7 +460,7 @@ impl Record {
                 return Ok(None);
             }
             Command::Position { start, moves } => {
-                let game = replay(settings, start, &moves)?;
+                let game = replay(settings, start, moves)?;
                 self.replace(game, None);
                 return Ok(None);
             }
@@ -522,9 +522,7 @@ impl Record {
             }
             Command::Dests => Answer::Dests(self.dests()),
             Command::Legal(text) => {
-                let code = self
-                    .game
-                    .parse_move(text)
+                let code = find_move(&self.game, text)
                     .err()
                     .map(|e| ProtocolError::from_move(e, at(text, None), mode).code());
                 Answer::Legal(text.to_string(), code)
@@ -539,9 +537,7 @@ impl Record {
             Command::Fen => Answer::Fen(pos.fen()),
             Command::Status => Answer::Status(self.standing()),
             Command::Move(text) => {
-                let m = self
-                    .game
-                    .parse_move(text)
+                let m = find_move(&self.game, text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -550,9 +546,7 @@ impl Record {
                 if seat != pos.turn() && !self.game.status().is_over() {
                     return Err(ProtocolError::NotYourSeat(at(text, None), seat));
                 }
-                let m = self
-                    .game
-                    .parse_move(text)
+                let m = find_move(&self.game, text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -726,7 +720,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
 
 /// The game a `position` command describes, built aside so that a bad FEN or move
 /// leaves the current game as it was.
-fn replay(settings: &Settings, start: Start, moves: &[&str]) -> Result<Game, ProtocolError> {
+fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, ProtocolError> {
     let mode = settings.mode();
     let base = match start {
         Start::StartPos => Position::startpos(),
@@ -734,13 +728,28 @@ fn replay(settings: &Settings, start: Start, moves: &[&str]) -> Result<Game, Pro
         Start::Pgn { path, game } => return Ok(load_pgn(settings, &path, game)?.game),
     };
     let mut game = Game::new(base, mode);
-    for (index, text) in moves.iter().enumerate() {
-        let m = game
-            .parse_move(text)
+    // A move's text and its blank take four bytes at the least in UCI, three in SAN.
+    game.reserve(moves.len() / 4 + 1);
+    // Replayed lean: no legal-move list or status after each move, only what undo and
+    // the repetition count keep; the status of the last position comes back at the end.
+    game.set_lean(true);
+    for (index, text) in words(moves).enumerate() {
+        let m = find_move(&game, text)
             .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
         game.play(m);
     }
+    game.set_lean(false);
     Ok(game)
+}
+
+/// The move that text names in a game, as `Game::parse_move` finds it, the cheapest
+/// way: UCI checked alone, SAN found from its own squares as a file's moves are. UCI
+/// syntax goes first as `parse_move` reads it, so a text that is both stays UCI.
+fn find_move(game: &Game, text: &str) -> Result<Move, MoveError> {
+    match text.parse::<UciMove>() {
+        Ok(uci) => game.parse_uci_move(uci, text),
+        Err(_) => game.parse_san_bytes(text.as_bytes()),
+    }
 }
 
 /// The base position a FEN gives in a game of `mode`: standard chess refuses the
@@ -759,11 +768,12 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 /// no separator a client means to send, and would be copied raw into a transcript.
 pub(crate) fn has_control(line: &str) -> bool {
     // Printable ASCII and tab in one pass, without decoding characters: every command
-    // line is checked.
-    if line
-        .bytes()
-        .all(|b| (b' '..=b'~').contains(&b) || b == b'\t')
-    {
+    // line is checked, and a game sent whole is hundreds of bytes. Folded without an
+    // early exit, the test runs on many bytes at a time.
+    let plain = line.bytes().fold(true, |plain, b| {
+        plain & ((b' '..=b'~').contains(&b) | (b == b'\t'))
+    });
+    if plain {
         return false;
     }
     line.chars().any(|c| c.is_control() && c != '\t')
