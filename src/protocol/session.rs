@@ -479,7 +479,7 @@ impl Record {
             }
             Command::PgnSave(path) => {
                 let mut text = String::with_capacity(1024);
-                pgn::writer::write_game(&mut text, &self.tags, &self.game);
+                pgn::writer::write_game(&mut text, self.tags(), &self.game);
                 std::fs::write(path, text).map_err(|e| ProtocolError::UnwritableFile {
                     path: path.to_string(),
                     reason: e.to_string(),
