@@ -140,6 +140,11 @@ pub trait Visitor {
     fn nag(&mut self, _nag: u8) {}
     /// A `{}` comment's text, without its delimiters.
     fn comment(&mut self, _text: &[u8]) {}
+    /// A `{}` comment whose text the reader has already seen to be printable ASCII
+    /// only (nearly every one, told while looking for its end).
+    fn plain_comment(&mut self, text: &[u8]) {
+        self.comment(text);
+    }
     /// A `;` comment's text, without the `;` and the line break that ends it.
     fn line_comment(&mut self, text: &[u8]) {
         self.comment(text);
@@ -459,6 +464,14 @@ impl Reader<'_> {
         // is searched for a line starting with an Event tag, which ends a comment
         // never closed (see `comment_goes_on`) rather than let it swallow every game
         // after it.
+        let (first, plain) = scan::comment_end(&input[body..]);
+        if let (Some(i), true) = (first, plain) {
+            if input[body + i] == b'}' {
+                v.plain_comment(&input[body..body + i]);
+                self.at = body + i + 1;
+                return Flow::Go;
+            }
+        }
         let mut from = body;
         let close = loop {
             match scan::find2(b'}', b'\n', &input[from..]) {

@@ -548,6 +548,10 @@ impl Visitor for Replayer {
         if let Some(c) = first_control(text, &['\t', '\n', '\r']) {
             self.fail(GameError::Syntax(SyntaxError::ControlInComment(c)));
         }
+        self.plain_comment(text);
+    }
+
+    fn plain_comment(&mut self, text: &[u8]) {
         // A comment before the first move is kept too, and written before it (but see
         // `tag` for one before the tags).
         if self.options.record && self.error.is_none() {
