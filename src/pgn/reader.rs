@@ -464,7 +464,7 @@ impl Reader<'_> {
         // is searched for a line starting with an Event tag, which ends a comment
         // never closed (see `comment_goes_on`) rather than let it swallow every game
         // after it.
-        let (first, plain) = scan::comment_end(&input[body..]);
+        let (first, plain) = scan::find2_plain(b'}', b'\n', &input[body..]);
         if let (Some(i), true) = (first, plain) {
             if input[body + i] == b'}' {
                 v.plain_comment(&input[body..body + i]);

@@ -58,25 +58,27 @@ fn odd_bytes(x: u64) -> u64 {
     below | above
 }
 
-/// Where a `{` comment's text ends or breaks its line: the offset of the first `}` or
-/// line break, as `find2(b'}', b'\n', hay)`; and whether every byte before it is
-/// printable ASCII, told from the same words. `false` means "not known": a span longer
-/// than the word search, or one ending in its last few bytes, is left to the caller.
+/// `find2(a, b, hay)`, and whether every byte before the one found is printable
+/// ASCII, told from the same words: where a `{` comment ends or breaks its line, where
+/// a tag value's closing quote (or first escape) is. `false` means "not known": a span
+/// longer than the word search, or one ending in its last few bytes, is left to the
+/// caller.
 #[inline(always)]
-pub fn comment_end(hay: &[u8]) -> (Option<usize>, bool) {
+pub fn find2_plain(a: u8, b: u8, hay: &[u8]) -> (Option<usize>, bool) {
     let mut at = 0;
     let mut plain = true;
     while at < SHORT {
         let Some(word) = word_at(hay, at) else {
             let found = hay
                 .get(at..)
-                .and_then(|rest| rest.iter().position(|&c| c == b'}' || c == b'\n'))
+                .and_then(|rest| rest.iter().position(|&c| c == a || c == b))
                 .map(|i| at + i);
             return (found, false);
         };
-        let hits = equal_bytes(word, b'}') | equal_bytes(word, b'\n');
+        let hits = equal_bytes(word, a) | equal_bytes(word, b);
         let odd = odd_bytes(word);
         if hits != 0 {
+            // Only the bytes below the first hit count, and their flags are exact.
             let first = hits & hits.wrapping_neg();
             let before = odd & (first - 1);
             return (
@@ -87,7 +89,10 @@ pub fn comment_end(hay: &[u8]) -> (Option<usize>, bool) {
         plain &= odd == 0;
         at += 8;
     }
-    (memchr2(b'}', b'\n', hay.get(at..).unwrap_or(&[])).map(|i| at + i), false)
+    (
+        memchr2(a, b, hay.get(at..).unwrap_or(&[])).map(|i| at + i),
+        false,
+    )
 }
 
 /// The offset of the first byte of `hay` that is not printable ASCII (see
@@ -178,7 +183,7 @@ mod tests {
     /// The fused search finds what `find2` finds, and never calls a span plain that
     /// holds a byte `all_printable` refuses.
     #[test]
-    fn comment_end_agrees_with_the_plain_tests() {
+    fn find2_plain_agrees_with_the_plain_tests() {
         let odd = [0x00u8, 0x09, 0x1f, 0x7f, 0x80, 0xff];
         for len in 0..70 {
             for hit in 0..=len {
@@ -195,7 +200,7 @@ mod tests {
                     if let Some(at) = bad.filter(|&at| at < len && at != hit) {
                         hay[at] = odd[(at + len) % odd.len()];
                     }
-                    let (found, plain) = comment_end(&hay);
+                    let (found, plain) = find2_plain(b'}', b'\n', &hay);
                     assert_eq!(found, find2(b'}', b'\n', &hay), "len {len} hit {hit}");
                     let end = found.unwrap_or(hay.len());
                     if plain {
@@ -210,7 +215,10 @@ mod tests {
             }
         }
         // The usual clock comment is told plain in the same pass.
-        assert_eq!(comment_end(b" [%clk 0:03:00] } 1... e5"), (Some(16), true));
+        assert_eq!(
+            find2_plain(b'}', b'\n', b" [%clk 0:03:00] } 1... e5"),
+            (Some(16), true)
+        );
     }
 
     #[test]
