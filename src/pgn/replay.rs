@@ -471,7 +471,12 @@ pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
 
 impl Visitor for Replayer {
     fn begin_game(&mut self) {
-        self.tags = Tags::default();
+        // Skipped tags leave the roster's unknowns as they are (`load` takes them out
+        // only to leave the same behind): making them afresh for every game of a
+        // database check cost a dozen allocations a game.
+        if !self.options.skip_tags {
+            self.tags = Tags::default();
+        }
         self.fen = None;
         self.setup = None;
         self.variant = None;
