@@ -351,6 +351,49 @@ impl Replayer {
         Ok(())
     }
 
+    /// A tag pair, and the control character its value holds if any.
+    fn take_tag(&mut self, name: &[u8], value: &[u8], control: Option<char>) {
+        if !self.tagged {
+            self.tagged = true;
+            // Comments before the tags stand between this game and the one before it
+            // (whose text, read in parallel, may have ended a run where this one
+            // begins the next): they belong to neither, and are dropped with what they
+            // did, the only thing that can come before a tag.
+            self.movetext.clear();
+            self.layout = Movetext::new();
+            self.error = None;
+        }
+        if self.seen_tag(name) {
+            self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
+        }
+        if let Some(c) = control {
+            self.fail(GameError::Syntax(SyntaxError::ControlInTag(
+                text_of(name),
+                c,
+            )));
+        }
+        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+            return;
+        }
+        let mut value = decode(&unescape(value));
+        if value.contains('\t') {
+            // Export format allows no tab: it is read as the blank it stands for.
+            value = value.replace('\t', " ");
+        }
+        match name {
+            b"FEN" => self.fen = Some(value),
+            b"SetUp" => self.setup = Some(value),
+            b"Variant" => self.variant = Some(value),
+            b"Result" => self.result_tag = Some(value),
+            _ if self.options.skip_tags => {}
+            _ => {
+                if let Ok(name) = std::str::from_utf8(name) {
+                    self.tags.insert(name, &value);
+                }
+            }
+        }
+    }
+
     fn fail(&mut self, error: GameError) {
         if self.error.is_none() {
             self.error = Some(error);
@@ -493,45 +536,12 @@ impl Visitor for Replayer {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
-        if !self.tagged {
-            self.tagged = true;
-            // Comments before the tags stand between this game and the one before it
-            // (whose text, read in parallel, may have ended a run where this one
-            // begins the next): they belong to neither, and are dropped with what they
-            // did, the only thing that can come before a tag.
-            self.movetext.clear();
-            self.layout = Movetext::new();
-            self.error = None;
-        }
-        if self.seen_tag(name) {
-            self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
-        }
-        if let Some(c) = first_control(value, &['\t']) {
-            self.fail(GameError::Syntax(SyntaxError::ControlInTag(
-                text_of(name),
-                c,
-            )));
-        }
-        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
-            return;
-        }
-        let mut value = decode(&unescape(value));
-        if value.contains('\t') {
-            // Export format allows no tab: it is read as the blank it stands for.
-            value = value.replace('\t', " ");
-        }
-        match name {
-            b"FEN" => self.fen = Some(value),
-            b"SetUp" => self.setup = Some(value),
-            b"Variant" => self.variant = Some(value),
-            b"Result" => self.result_tag = Some(value),
-            _ if self.options.skip_tags => {}
-            _ => {
-                if let Ok(name) = std::str::from_utf8(name) {
-                    self.tags.insert(name, &value);
-                }
-            }
-        }
+        let control = first_control(value, &['\t']);
+        self.take_tag(name, value, control);
+    }
+
+    fn plain_tag(&mut self, name: &[u8], value: &[u8]) {
+        self.take_tag(name, value, None);
     }
 
     fn begin_movetext(&mut self) {
