@@ -130,6 +130,11 @@ pub trait Visitor {
     /// A new game starts (also when a game is read again after more input arrived).
     fn begin_game(&mut self) {}
     fn tag(&mut self, _name: &[u8], _value: &[u8]) {}
+    /// A tag pair whose raw value the reader has already seen to be printable ASCII
+    /// (nearly every one, told while looking for its closing quote).
+    fn plain_tag(&mut self, name: &[u8], value: &[u8]) {
+        self.tag(name, value);
+    }
     /// The tags are over; the movetext begins.
     fn begin_movetext(&mut self) {}
     /// A move token, without move number and without `!`/`?` suffixes.
@@ -140,6 +145,11 @@ pub trait Visitor {
     fn nag(&mut self, _nag: u8) {}
     /// A `{}` comment's text, without its delimiters.
     fn comment(&mut self, _text: &[u8]) {}
+    /// A `{}` comment whose text the reader has already seen to be printable ASCII
+    /// only (nearly every one, told while looking for its end).
+    fn plain_comment(&mut self, text: &[u8]) {
+        self.comment(text);
+    }
     /// A `;` comment's text, without the `;` and the line break that ends it.
     fn line_comment(&mut self, text: &[u8]) {
         self.comment(text);
@@ -459,6 +469,14 @@ impl Reader<'_> {
         // is searched for a line starting with an Event tag, which ends a comment
         // never closed (see `comment_goes_on`) rather than let it swallow every game
         // after it.
+        let (first, plain) = scan::find2_plain(b'}', b'\n', &input[body..]);
+        if let (Some(i), true) = (first, plain) {
+            if input[body + i] == b'}' {
+                v.plain_comment(&input[body..body + i]);
+                self.at = body + i + 1;
+                return Flow::Go;
+            }
+        }
         let mut from = body;
         let close = loop {
             match scan::find2(b'}', b'\n', &input[from..]) {
@@ -501,6 +519,17 @@ impl Reader<'_> {
 
     fn tag<V: Visitor>(&mut self, v: &mut V) -> Flow {
         let input = self.input;
+        // Nearly every tag pair is a plain value on one line: read at once, without
+        // looking for the line's end first. A value seen to be printable ASCII holds no
+        // line break, so the pair is the one the line-by-line reading below would find.
+        // The line must end, as below: a pair cut off at the input's end is refused.
+        if let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
+            .filter(|(_, _, after)| after.first() == Some(&b'\n') || memchr(b'\n', after).is_some())
+        {
+            v.plain_tag(name, value);
+            self.at = input.len() - after.len();
+            return Flow::Go;
+        }
         let Some(end) = self.line_end(self.at) else {
             return if self.at_end {
                 self.at = input.len();
@@ -735,6 +764,29 @@ fn split_tag(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
     Some((name, value, after))
 }
 
+/// The tag pair at the start of `text` (just past its `[`) when its value is printable
+/// ASCII without an escape: its name, its value and the text after its `]`. `None`
+/// for any other, left to `split_tag`.
+fn plain_tag(text: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let name_len = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let (name, rest) = text.split_at(name_len);
+    let rest = rest.strip_prefix(b" \"")?;
+    if name.is_empty() {
+        return None;
+    }
+    let (Some(close), true) = scan::find2_plain(b'"', b'\\', rest) else {
+        return None;
+    };
+    if rest[close] != b'"' {
+        return None;
+    }
+    let after = rest[close + 1..].strip_prefix(b"]")?;
+    Some((name, &rest[..close], after))
+}
+
 fn trim_start(mut text: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = text {
         text = rest;
@@ -821,6 +873,44 @@ mod tests {
 
     fn moves(input: &str) -> String {
         events(input).0.join(" ")
+    }
+
+    /// The one-line reading of a plain tag pair gives what the line's reading gives,
+    /// and leaves every other pair to it.
+    #[test]
+    fn plain_tags_read_as_their_lines_do() {
+        let pairs: [&[u8]; 8] = [
+            b"Event \"x\"] [Site \"y\"]\n",
+            b"Event \"\"]\n",
+            b"Event \"a \\\"b\"]\n",
+            b"Event  \"x\"]\n",
+            b"Event \"x\"  ]\n",
+            b"Event \"x\ny\"]\n",
+            b"Event \"caf\xc3\xa9\"]\n",
+            b"Event \"x\t\"]\n",
+        ];
+        for pair in pairs {
+            let line = &pair[..pair.iter().position(|&b| b == b'\n').unwrap()];
+            if let Some((name, value, after)) = plain_tag(pair) {
+                let (n, v, rest) = split_tag(line).unwrap();
+                assert_eq!((name, value), (n, v), "{pair:?}");
+                assert_eq!(
+                    pair.len() - after.len(),
+                    line.len() - rest.len(),
+                    "{pair:?}"
+                );
+            }
+        }
+        // Cut off without its line break, a pair is refused either way.
+        let (events, _) = events("[Event \"x\"]");
+        assert_eq!(
+            events.last().unwrap(),
+            "error a tag pair is not [Name \"value\"] on one line"
+        );
+        assert!(plain_tag(pairs[0]).is_some());
+        assert!(plain_tag(pairs[2]).is_none());
+        assert!(plain_tag(pairs[5]).is_none());
+        assert!(plain_tag(pairs[7]).is_none());
     }
 
     #[test]

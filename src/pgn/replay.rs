@@ -172,6 +172,40 @@ pub struct Replayer {
     tag_bits: u64,
 }
 
+/// The bit (below 32) of `Replayer::tag_bits` that stands for a tag name of the roster
+/// or the usual extras of lichess and tournament files, `None` for any other name.
+fn common_tag_bit(name: &[u8]) -> Option<u32> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"Result" => 6,
+        b"WhiteElo" => 7,
+        b"BlackElo" => 8,
+        b"ECO" => 9,
+        b"EventDate" => 10,
+        b"UTCDate" => 11,
+        b"UTCTime" => 12,
+        b"WhiteRatingDiff" => 13,
+        b"BlackRatingDiff" => 14,
+        b"WhiteTitle" => 15,
+        b"BlackTitle" => 16,
+        b"Opening" => 17,
+        b"TimeControl" => 18,
+        b"Termination" => 19,
+        b"FEN" => 20,
+        b"SetUp" => 21,
+        b"Variant" => 22,
+        b"PlyCount" => 23,
+        b"Annotator" => 24,
+        b"Mode" => 25,
+        _ => return None,
+    })
+}
+
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -211,11 +245,19 @@ impl Replayer {
         }
     }
 
-    /// Whether the game has given a tag of this name before (and notes it).
+    /// Whether the game has given a tag of this name before (and notes it). The names
+    /// nearly every game gives have a bit each of `tag_bits`; only others are listed.
     fn seen_tag(&mut self, name: &[u8]) -> bool {
+        if let Some(bit) = common_tag_bit(name) {
+            let bit = 1u64 << bit;
+            let seen = self.tag_bits & bit != 0;
+            self.tag_bits |= bit;
+            return seen;
+        }
         let first = name.first().copied().unwrap_or(0);
         let last = name.last().copied().unwrap_or(0);
-        let bit = 1u64 << ((usize::from(first) * 7 + usize::from(last) * 3 + name.len()) % 64);
+        let hash = (usize::from(first) * 7 + usize::from(last) * 3 + name.len()) % 32;
+        let bit = 1u64 << (32 + hash);
         let seen = self.tag_bits & bit != 0 && self.tag_names.split(|&b| b == 0).any(|n| n == name);
         self.tag_bits |= bit;
         self.tag_names.extend_from_slice(name);
@@ -307,6 +349,49 @@ impl Replayer {
         self.game.set_lean(self.options.lean);
         self.game.reset(base, mode);
         Ok(())
+    }
+
+    /// A tag pair, and the control character its value holds if any.
+    fn take_tag(&mut self, name: &[u8], value: &[u8], control: Option<char>) {
+        if !self.tagged {
+            self.tagged = true;
+            // Comments before the tags stand between this game and the one before it
+            // (whose text, read in parallel, may have ended a run where this one
+            // begins the next): they belong to neither, and are dropped with what they
+            // did, the only thing that can come before a tag.
+            self.movetext.clear();
+            self.layout = Movetext::new();
+            self.error = None;
+        }
+        if self.seen_tag(name) {
+            self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
+        }
+        if let Some(c) = control {
+            self.fail(GameError::Syntax(SyntaxError::ControlInTag(
+                text_of(name),
+                c,
+            )));
+        }
+        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+            return;
+        }
+        let mut value = decode(&unescape(value));
+        if value.contains('\t') {
+            // Export format allows no tab: it is read as the blank it stands for.
+            value = value.replace('\t', " ");
+        }
+        match name {
+            b"FEN" => self.fen = Some(value),
+            b"SetUp" => self.setup = Some(value),
+            b"Variant" => self.variant = Some(value),
+            b"Result" => self.result_tag = Some(value),
+            _ if self.options.skip_tags => {}
+            _ => {
+                if let Ok(name) = std::str::from_utf8(name) {
+                    self.tags.insert(name, &value);
+                }
+            }
+        }
     }
 
     fn fail(&mut self, error: GameError) {
@@ -429,7 +514,12 @@ pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
 
 impl Visitor for Replayer {
     fn begin_game(&mut self) {
-        self.tags = Tags::default();
+        // Skipped tags leave the roster's unknowns as they are (`load` takes them out
+        // only to leave the same behind): making them afresh for every game of a
+        // database check cost a dozen allocations a game.
+        if !self.options.skip_tags {
+            self.tags = Tags::default();
+        }
         self.fen = None;
         self.setup = None;
         self.variant = None;
@@ -446,45 +536,12 @@ impl Visitor for Replayer {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
-        if !self.tagged {
-            self.tagged = true;
-            // Comments before the tags stand between this game and the one before it
-            // (whose text, read in parallel, may have ended a run where this one
-            // begins the next): they belong to neither, and are dropped with what they
-            // did, the only thing that can come before a tag.
-            self.movetext.clear();
-            self.layout = Movetext::new();
-            self.error = None;
-        }
-        if self.seen_tag(name) {
-            self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
-        }
-        if let Some(c) = first_control(value, &['\t']) {
-            self.fail(GameError::Syntax(SyntaxError::ControlInTag(
-                text_of(name),
-                c,
-            )));
-        }
-        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
-            return;
-        }
-        let mut value = decode(&unescape(value));
-        if value.contains('\t') {
-            // Export format allows no tab: it is read as the blank it stands for.
-            value = value.replace('\t', " ");
-        }
-        match name {
-            b"FEN" => self.fen = Some(value),
-            b"SetUp" => self.setup = Some(value),
-            b"Variant" => self.variant = Some(value),
-            b"Result" => self.result_tag = Some(value),
-            _ if self.options.skip_tags => {}
-            _ => {
-                if let Ok(name) = std::str::from_utf8(name) {
-                    self.tags.insert(name, &value);
-                }
-            }
-        }
+        let control = first_control(value, &['\t']);
+        self.take_tag(name, value, control);
+    }
+
+    fn plain_tag(&mut self, name: &[u8], value: &[u8]) {
+        self.take_tag(name, value, None);
     }
 
     fn begin_movetext(&mut self) {
@@ -548,6 +605,10 @@ impl Visitor for Replayer {
         if let Some(c) = first_control(text, &['\t', '\n', '\r']) {
             self.fail(GameError::Syntax(SyntaxError::ControlInComment(c)));
         }
+        self.plain_comment(text);
+    }
+
+    fn plain_comment(&mut self, text: &[u8]) {
         // A comment before the first move is kept too, and written before it (but see
         // `tag` for one before the tags).
         if self.options.record && self.error.is_none() {
@@ -856,6 +917,28 @@ mod tests {
         };
         assert!(load_with("[Site \"a\"]\n[Site \"a\"]\n\n1. e4 *", skipping).is_err());
         assert!(load_with("[Site \"a\"]\n[Round \"a\"]\n\n1. e4 *", skipping).is_ok());
+    }
+
+    /// Names outside the common bits are listed, and told apart even when their hashes
+    /// meet (`Xa`, `Ya`... share the first and last bytes' weights only by chance).
+    #[test]
+    fn an_uncommon_tag_given_twice_is_refused() {
+        let twice = load("[Event \"E\"]\n[Board \"1\"]\n[Board \"2\"]\n\n1. e4 *");
+        assert_eq!(
+            twice.unwrap_err(),
+            GameError::Syntax(SyntaxError::DuplicateTag("Board".to_string()))
+        );
+        let names: String = (b'A'..=b'Z')
+            .flat_map(|a| {
+                (b'a'..=b'e').map(move |b| format!("[{}x{} \"v\"]\n", a as char, b as char))
+            })
+            .collect();
+        assert!(load(&format!("{names}\n1. e4 *")).is_ok());
+        let again = format!("{names}[Qxc \"w\"]\n\n1. e4 *");
+        assert_eq!(
+            load(&again).unwrap_err(),
+            GameError::Syntax(SyntaxError::DuplicateTag("Qxc".to_string()))
+        );
     }
 
     #[test]

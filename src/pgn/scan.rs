@@ -48,6 +48,71 @@ pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     memchr2(a, b, hay.get(at..)?).map(|i| at + i)
 }
 
+/// Flags (high bits) of the bytes of a word that are not printable ASCII: below 0x20,
+/// or 0x7F and up. The lowest flag is always exact (a borrow or a carry out of a
+/// flagged byte can only flag bytes above it).
+#[inline(always)]
+fn odd_bytes(x: u64) -> u64 {
+    let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+    let above = (x.wrapping_add(ONES) | x) & HIGHS;
+    below | above
+}
+
+/// `find2(a, b, hay)`, and whether every byte before the one found is printable
+/// ASCII, told from the same words: where a `{` comment ends or breaks its line, where
+/// a tag value's closing quote (or first escape) is. `false` means "not known": a span
+/// longer than the word search, or one ending in its last few bytes, is left to the
+/// caller.
+#[inline(always)]
+pub fn find2_plain(a: u8, b: u8, hay: &[u8]) -> (Option<usize>, bool) {
+    let mut at = 0;
+    let mut plain = true;
+    while at < SHORT {
+        let Some(word) = word_at(hay, at) else {
+            let found = hay
+                .get(at..)
+                .and_then(|rest| rest.iter().position(|&c| c == a || c == b))
+                .map(|i| at + i);
+            return (found, false);
+        };
+        let hits = equal_bytes(word, a) | equal_bytes(word, b);
+        let odd = odd_bytes(word);
+        if hits != 0 {
+            // Only the bytes below the first hit count, and their flags are exact.
+            let first = hits & hits.wrapping_neg();
+            let before = odd & (first - 1);
+            return (
+                Some(at + (first.trailing_zeros() / 8) as usize),
+                plain && before == 0,
+            );
+        }
+        plain &= odd == 0;
+        at += 8;
+    }
+    (
+        memchr2(a, b, hay.get(at..).unwrap_or(&[])).map(|i| at + i),
+        false,
+    )
+}
+
+/// The offset of the first byte of `hay` that is not printable ASCII (see
+/// `all_printable`), eight bytes at a time.
+#[inline]
+pub fn first_odd(hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(word) = word_at(hay, at) {
+        let odd = odd_bytes(word);
+        if odd != 0 {
+            return Some(at + (odd.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    hay.get(at..)?
+        .iter()
+        .position(|&b| !(0x20..0x7f).contains(&b))
+        .map(|i| at + i)
+}
+
 /// Whether every byte of `hay` is printable ASCII (0x20 to 0x7E): the text of nearly
 /// every comment and tag value, told eight bytes at a time.
 #[inline(always)]
@@ -61,11 +126,7 @@ pub fn all_printable(hay: &[u8]) -> bool {
         let Some(x) = word_at(hay, at.min(hay.len() - 8)) else {
             return false;
         };
-        // A byte below 0x20, or one whose high bit is set once 1 is added (0x7F and
-        // up); a carry out of a flagged byte can only flag more.
-        let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
-        let above = (x.wrapping_add(ONES) | x) & HIGHS;
-        if below | above != 0 {
+        if odd_bytes(x) != 0 {
             return false;
         }
         at += 8;
@@ -117,6 +178,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fused search finds what `find2` finds, and never calls a span plain that
+    /// holds a byte `all_printable` refuses.
+    #[test]
+    fn find2_plain_agrees_with_the_plain_tests() {
+        let odd = [0x00u8, 0x09, 0x1f, 0x7f, 0x80, 0xff];
+        for len in 0..70 {
+            for hit in 0..=len {
+                for bad in [None, Some(0), Some(hit / 2), Some(hit + 1)] {
+                    let mut hay: Vec<u8> = (0..len).map(|i| b' ' + (i * 7 % 90) as u8).collect();
+                    for b in hay.iter_mut() {
+                        if *b == b'}' {
+                            *b = b'a';
+                        }
+                    }
+                    if hit < len {
+                        hay[hit] = if hit % 3 == 0 { b'\n' } else { b'}' };
+                    }
+                    if let Some(at) = bad.filter(|&at| at < len && at != hit) {
+                        hay[at] = odd[(at + len) % odd.len()];
+                    }
+                    let (found, plain) = find2_plain(b'}', b'\n', &hay);
+                    assert_eq!(found, find2(b'}', b'\n', &hay), "len {len} hit {hit}");
+                    let end = found.unwrap_or(hay.len());
+                    if plain {
+                        assert!(all_printable(&hay[..end]), "len {len} hit {hit} {bad:?}");
+                    }
+                    assert_eq!(
+                        first_odd(&hay),
+                        hay.iter().position(|&b| !(0x20..0x7f).contains(&b)),
+                        "len {len} hit {hit} {bad:?}"
+                    );
+                }
+            }
+        }
+        // The usual clock comment is told plain in the same pass.
+        assert_eq!(
+            find2_plain(b'}', b'\n', b" [%clk 0:03:00] } 1... e5"),
+            (Some(16), true)
+        );
     }
 
     #[test]

@@ -217,10 +217,20 @@ pub fn first_control(bytes: &[u8], allowed: &[char]) -> Option<char> {
 #[cold]
 fn first_control_in_any(bytes: &[u8], allowed: &[char]) -> Option<char> {
     let control = |c: &char| c.is_control() && !allowed.contains(c);
-    if bytes.is_ascii() {
-        return bytes.iter().map(|&b| char::from(b)).find(control);
+    // A comment that spans lines has a line break or two in a long printable text:
+    // the bytes are looked at a word at a time up to each one.
+    let mut at = 0;
+    while let Some(i) = super::scan::first_odd(&bytes[at..]) {
+        let b = bytes[at + i];
+        if b >= 0x80 {
+            return decoded_chars(&bytes[at + i..]).find(control);
+        }
+        if control(&char::from(b)) {
+            return Some(char::from(b));
+        }
+        at += i + 1;
     }
-    decoded_chars(bytes).find(control)
+    None
 }
 
 /// A character as an error names it: its code point, and itself when it is visible.
