@@ -184,7 +184,7 @@ impl Watch {
 
     /// The watcher thread: while work runs, asks every `HANGUP_CHECK` whether the
     /// reader has gone, and if so raises `stop`; ends at `close`.
-    fn watch(&self, stop: &AtomicBool, reader_gone: fn() -> bool) {
+    fn watch(&self, stop: &AtomicBool, reader_gone: ReaderGone) {
         let mut state = self.lock();
         loop {
             state = match *state {
@@ -425,6 +425,9 @@ fn urgent(line: &str) -> Option<Urgent> {
     }
 }
 
+/// Tells whether nobody reads the answers any more (the output's reader has gone).
+pub type ReaderGone = fn() -> bool;
+
 /// A session wired to an output: runs lines, echoes them if asked, remembers whether
 /// any answer was an error (for the exit status). In a stream, long work runs on a
 /// worker thread while the lines go on being read: `isready` is answered at once,
@@ -439,7 +442,7 @@ pub struct Runner<W: Write> {
     idle: Condvar,
     /// Whether nobody reads the answers any more, for work run where no `stop` can
     /// come (`run_line`, `run_batch`); `None`: the output is always read.
-    reader_gone: Option<fn() -> bool>,
+    reader_gone: Option<ReaderGone>,
 }
 
 impl<W: Write + Send> Runner<W> {
@@ -464,7 +467,7 @@ impl<W: Write + Send> Runner<W> {
 
     /// Tells `run_line` and `run_batch` how to see that nobody reads the answers any
     /// more: a perft they run then stops, and they end with a `BrokenPipe` error.
-    pub fn watch_reader(&mut self, reader_gone: fn() -> bool) {
+    pub fn watch_reader(&mut self, reader_gone: ReaderGone) {
         self.reader_gone = Some(reader_gone);
     }
 
@@ -475,7 +478,14 @@ impl<W: Write + Send> Runner<W> {
     }
 
     fn core(&mut self) -> &mut Core<W> {
-        self.core.get_mut().unwrap_or_else(PoisonError::into_inner)
+        self.parts().0
+    }
+
+    /// The core, and beside it what long work run in this thread needs: the stop flag
+    /// and the test for a vanished reader.
+    fn parts(&mut self) -> (&mut Core<W>, &AtomicBool, Option<ReaderGone>) {
+        let core = self.core.get_mut().unwrap_or_else(PoisonError::into_inner);
+        (core, &self.stop, self.reader_gone)
     }
 
     /// How `d` draws the board; the text board unless the binary asks otherwise.
@@ -498,19 +508,12 @@ impl<W: Write + Send> Runner<W> {
 
     /// Runs one command line to its end, long work included.
     pub fn run_line(&mut self, line: &str) -> io::Result<Flow> {
-        let Runner {
-            core,
-            stop,
-            reader_gone,
-            ..
-        } = self;
-        let core = core.get_mut().unwrap_or_else(PoisonError::into_inner);
-        let reader_gone = *reader_gone;
+        let (core, stop, reader_gone) = self.parts();
         core.run_to_end(line, |job| match reader_gone {
             None => Ok(job.run(&AtomicBool::new(false))),
             // A watcher for this job alone: a line is typed or given with `-c`.
             Some(gone) => {
-                let (watch, stop) = (&Watch::default(), &*stop);
+                let watch = &Watch::default();
                 std::thread::scope(|scope| {
                     scope.spawn(move || watch.watch(stop, gone));
                     let answer = watch.run(job, stop);
@@ -526,15 +529,8 @@ impl<W: Write + Send> Runner<W> {
     /// answers come strictly in order. A perft stops once nobody reads the answers
     /// (see `watch_reader`).
     pub fn run_batch(&mut self, input: impl Read) -> io::Result<Flow> {
-        let Runner {
-            core,
-            stop,
-            reader_gone,
-            ..
-        } = self;
-        let core = core.get_mut().unwrap_or_else(PoisonError::into_inner);
-        let reader_gone = *reader_gone;
-        let (watch, stop) = (&Watch::default(), &*stop);
+        let (core, stop, reader_gone) = self.parts();
+        let watch = &Watch::default();
         std::thread::scope(|scope| {
             // One watcher for the whole file: it sleeps while no perft runs.
             if let Some(gone) = reader_gone {
