@@ -15,6 +15,7 @@ use crate::color::Color;
 use crate::diagnose::IllegalMove;
 use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
+use crate::role::Role;
 use crate::san::SanError;
 use crate::uci::{CastlingMode, UciMove};
 
@@ -519,6 +520,28 @@ impl Game {
     /// that the game is not over, or (`parse_recorded`) over only by an automatic draw,
     /// which the game then keeps.
     pub fn play(&mut self, m: Move) {
+        let role = self.position.role_at(m.from()).unwrap_or(Role::Pawn);
+        self.play_by(role, m);
+    }
+
+    /// The move of a game record that SAN bytes name, played: `parse_recorded` then
+    /// `play`, with the common shapes of move found and played in one step (the piece
+    /// found is not looked for again).
+    pub fn play_recorded(&mut self, text: &[u8]) -> Result<(), MoveError> {
+        if self.decision.is_none() {
+            if let Some((m, role)) = self.position.find_san_quick_by(text) {
+                self.play_by(role, m);
+                return Ok(());
+            }
+        }
+        let m = self.parse_recorded(text)?;
+        self.play(m);
+        Ok(())
+    }
+
+    /// `play` of a move of the `role` piece on its origin.
+    #[inline(always)]
+    fn play_by(&mut self, role: Role, m: Move) {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
@@ -528,13 +551,19 @@ impl Game {
             }
         }
         self.last_before = self.position;
-        self.position.play_unchecked(m);
+        self.position.play_unchecked_by(role, m);
         self.played.push(m);
         self.keys.push(self.position.repetition_key());
         if self.played.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.position);
         }
-        self.repeated = self.count_repetitions();
+        // No earlier position can come back within four plies of a capture or pawn
+        // move, which most moves of a game are.
+        self.repeated = if self.position.halfmoves() < 4 {
+            1
+        } else {
+            self.count_repetitions()
+        };
         self.refresh();
     }
 

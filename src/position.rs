@@ -305,6 +305,14 @@ impl Position {
         self.play::<true>(m);
     }
 
+    /// `play_unchecked` of a move whose piece the caller already knows (`role` stands on
+    /// its origin): a record's move is found from its piece, which need not be looked
+    /// for again.
+    #[inline]
+    pub(crate) fn play_unchecked_by(&mut self, role: Role, m: Move) {
+        self.play_by::<true>(role, m);
+    }
+
     /// The position after a legal move.
     #[inline]
     pub fn after(&self, m: Move) -> Position {

@@ -405,6 +405,18 @@ impl Replayer {
             return;
         }
         let game = &mut self.game;
+        if !self.options.record {
+            if let Err(error) = game.play_recorded(san) {
+                let ply = game.moves().len() + 1;
+                self.fail(GameError::Move {
+                    ply,
+                    text: text_of(san),
+                    error,
+                    variation: false,
+                });
+            }
+            return;
+        }
         match game.parse_recorded(san) {
             Ok(m) => {
                 if self.options.record {
