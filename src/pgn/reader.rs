@@ -390,7 +390,7 @@ impl Reader<'_> {
         // Moves, move numbers and comments are nearly every token: they are tested for
         // first, with branches that the token before predicts well.
         if SYMBOL[usize::from(byte)] && *section == Section::Movetext {
-            return self.symbol_token(v, *depth);
+            return self.moves(v, *depth);
         }
         if byte == b'{' {
             return self.brace_comment(v);
@@ -600,6 +600,77 @@ impl Reader<'_> {
                 self.at += 1;
                 Flow::Fail(SyntaxError::UnexpectedChar(c))
             }
+        }
+    }
+
+    /// The symbol tokens from `self.at` on, with the blanks and `{}` comments between
+    /// them, in one loop: nearly all of a movetext is moves, move numbers and (in
+    /// online games) a clock comment after each move. Anything else (and any token
+    /// that is not a plain move or move number) is left to `token` and `symbol_token`.
+    fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
+        let input = self.input;
+        loop {
+            if !self.quick_symbol(v) {
+                let flow = self.symbol_token(v, depth);
+                if !matches!(flow, Flow::Go) {
+                    return flow;
+                }
+            }
+            let mut at = self.at;
+            while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
+                at += 1;
+            }
+            self.at = at;
+            if input.get(at) == Some(&b'{') {
+                let flow = self.brace_comment(v);
+                if !matches!(flow, Flow::Go) {
+                    return flow;
+                }
+                at = self.at;
+                while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
+                    at += 1;
+                }
+                self.at = at;
+            }
+            match input.get(at) {
+                Some(&b) if SYMBOL[usize::from(b)] => {}
+                _ => return Flow::Go,
+            }
+        }
+    }
+
+    /// Reads the symbol token at `self.at` when it is a move without suffixes or a
+    /// move number (`12.`, `12...`) that the input holds whole: `false` leaves any
+    /// other to `symbol_token`, and `self.at` where it was.
+    #[inline(always)]
+    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> bool {
+        let input = self.input;
+        let start = self.at;
+        let mut end = start + 1;
+        while input.get(end).is_some_and(|&b| SYMBOL[usize::from(b)]) {
+            end += 1;
+        }
+        if end >= input.len() {
+            return false;
+        }
+        let symbol = &input[start..end];
+        match *symbol {
+            [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last]
+                if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" =>
+            {
+                self.at = end;
+                v.san(symbol);
+                true
+            }
+            [b'1'..=b'9', ..] => {
+                let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
+                let quick = digits < symbol.len() && symbol[digits..].iter().all(|&b| b == b'.');
+                if quick {
+                    self.at = end;
+                }
+                quick
+            }
+            _ => false,
         }
     }
 
