@@ -622,9 +622,14 @@ impl Reader<'_> {
             }
             self.at = at;
             if input.get(at) == Some(&b'{') {
-                let flow = self.brace_comment(v);
-                if !matches!(flow, Flow::Go) {
-                    return flow;
+                if let Some(len) = clock_comment(&input[at..]) {
+                    v.plain_comment(&input[at + 1..at + len - 1]);
+                    self.at = at + len;
+                } else {
+                    let flow = self.brace_comment(v);
+                    if !matches!(flow, Flow::Go) {
+                        return flow;
+                    }
                 }
                 at = self.at;
                 while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
@@ -754,6 +759,30 @@ impl Reader<'_> {
             v.san(san);
         }
     }
+}
+
+/// The length of the clock comment an online game gives after each move,
+/// `{ [%clk 0:15:10] }`, when `text` starts with one: told from two words, where the
+/// search for its end would look at every byte.
+#[inline(always)]
+fn clock_comment(text: &[u8]) -> Option<usize> {
+    const LEN: usize = 18;
+    let word = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(text.get(at..at + 8)?.try_into().ok()?))
+    };
+    let head = u64::from_le_bytes(*b"{ [%clk ");
+    // `h:mm:ss]`: the colons and the bracket exactly, a digit's high half 3 elsewhere;
+    // a digit plus 6 is still below 0x40 (no byte carries into the next).
+    let mask = u64::from_le_bytes([0xf0, 0xff, 0xf0, 0xf0, 0xff, 0xf0, 0xf0, 0xff]);
+    let fixed = u64::from_le_bytes(*b"0:00:00]");
+    let six = u64::from_le_bytes([6, 0, 6, 6, 0, 6, 6, 0]);
+    let digit_highs = u64::from_le_bytes([0xf0, 0, 0xf0, 0xf0, 0, 0xf0, 0xf0, 0]);
+    let time = word(8)?;
+    let clock = word(0)? == head
+        && time & mask == fixed
+        && time.wrapping_add(six) & digit_highs == fixed & digit_highs
+        && text.get(16..LEN)? == b" }";
+    clock.then_some(LEN)
 }
 
 /// Up to three bytes of `input` from `at`: enough to compare with the byte-order mark.
@@ -889,6 +918,28 @@ pub fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_comment_is_told_from_its_words() {
+        assert_eq!(clock_comment(b"{ [%clk 0:15:10] } 2. Nf3"), Some(18));
+        assert_eq!(clock_comment(b"{ [%clk 9:59:59] }"), Some(18));
+        for other in [
+            &b"{ [%clk 0:15:10] }"[..17],
+            b"{ [%clk 0:15:1:] }",
+            b"{ [%clk 0:1?:10] }",
+            b"{ [%clk 0:15:10]  }",
+            b"{ [%clk 10:15:10] }",
+            b"{ [%eval 0.17] [%clk 0:15:10] }",
+            b"{ [%clk 0:15:10] ] }",
+        ] {
+            assert_eq!(
+                clock_comment(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
+    }
 
     /// Every event as text, to compare with what a game should give.
     #[derive(Default)]
