@@ -391,6 +391,7 @@ impl Game {
     /// The draw the current position makes by itself, without a move generated:
     /// insufficient material, the seventy-five-move rule, fivefold repetition. The one
     /// test of these rules, for lean and kept games alike.
+    #[inline(always)]
     fn automatic_draw(&self) -> Option<DrawReason> {
         let pos = &self.position;
         if pos.is_insufficient_material() {
@@ -534,6 +535,13 @@ impl Game {
                 return Ok(());
             }
         }
+        self.play_recorded_slowly(text)
+    }
+
+    /// `play_recorded` of what the quick search leaves (castling, en passant, a move
+    /// after a decided result, every refusal), apart from its hot path.
+    #[inline(never)]
+    fn play_recorded_slowly(&mut self, text: &[u8]) -> Result<(), MoveError> {
         let m = self.parse_recorded(text)?;
         self.play(m);
         Ok(())

@@ -719,6 +719,7 @@ impl Position {
     /// `promotion`: what a SAN move names, found without listing any move. `None` when
     /// there is no such move or more than one, and for what this shortcut leaves to
     /// `legal_moves_of_to` (castling, en passant, a promotion without its piece).
+    #[inline(always)]
     pub(crate) fn unique_move_to(
         &self,
         role: Role,

@@ -404,48 +404,49 @@ impl Replayer {
         if !self.started {
             return;
         }
-        let game = &mut self.game;
-        if !self.options.record {
-            if let Err(error) = game.play_recorded(san) {
-                let ply = game.moves().len() + 1;
-                self.fail(GameError::Move {
-                    ply,
-                    text: text_of(san),
-                    error,
-                    variation: false,
-                });
-            }
-            return;
+        if self.options.record {
+            return self.record_main_move(san);
         }
-        match game.parse_recorded(san) {
-            Ok(m) => {
-                if self.options.record {
-                    let before = *game.position();
-                    let mut text = before.san_without_suffix(m);
-                    game.play(m);
-                    // The board's mate, not the game's status: past an automatic draw
-                    // the status stays the draw.
-                    let pos = game.position();
-                    if pos.is_check() {
-                        text.push(if pos.has_legal_moves() { '+' } else { '#' });
-                    }
-                    self.layout.play(&mut self.movetext, &before, &text);
-                } else {
-                    game.play(m);
-                }
-            }
-            Err(error) => {
-                let ply = game.moves().len() + 1;
-                self.fail(GameError::Move {
-                    ply,
-                    text: text_of(san),
-                    error,
-                    variation: false,
-                })
-            }
+        if let Err(error) = self.game.play_recorded(san) {
+            self.main_move_failed(san, error);
         }
     }
 
+    /// A main-line move, rewritten in the movetext. Apart from the hot path of
+    /// checking, whose frame it would only make larger.
+    #[inline(never)]
+    fn record_main_move(&mut self, san: &[u8]) {
+        let game = &mut self.game;
+        match game.parse_recorded(san) {
+            Ok(m) => {
+                let before = *game.position();
+                let mut text = before.san_without_suffix(m);
+                game.play(m);
+                // The board's mate, not the game's status: past an automatic draw
+                // the status stays the draw.
+                let pos = game.position();
+                if pos.is_check() {
+                    text.push(if pos.has_legal_moves() { '+' } else { '#' });
+                }
+                self.layout.play(&mut self.movetext, &before, &text);
+            }
+            Err(error) => self.main_move_failed(san, error),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn main_move_failed(&mut self, san: &[u8], error: MoveError) {
+        let ply = self.game.moves().len() + 1;
+        self.fail(GameError::Move {
+            ply,
+            text: text_of(san),
+            error,
+            variation: false,
+        })
+    }
+
+    #[inline(never)]
     fn variation_move(&mut self, san: &[u8]) {
         if !self.started {
             return;
