@@ -275,6 +275,18 @@ const fn symbol_table() -> [bool; 256] {
 
 static SYMBOL: [bool; 256] = symbol_table();
 
+/// The bytes of a tag's name: letters, digits and `_`. A table, one load a byte.
+static NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The blanks between tokens. A table rather than a `match`, which the compiler would
 /// fold with the token dispatch into one jump table taken at every byte.
 static BLANK: [bool; 256] = {
@@ -868,10 +880,10 @@ fn split_tag(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
 /// ASCII without an escape: its name, its value and the text after its `]`. `None`
 /// for any other, left to `split_tag`.
 fn plain_tag(text: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
-    let name_len = text
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    let mut name_len = 0;
+    while text.get(name_len).is_some_and(|&b| NAME[usize::from(b)]) {
+        name_len += 1;
+    }
     let (name, rest) = text.split_at(name_len);
     let rest = rest.strip_prefix(b" \"")?;
     if name.is_empty() {

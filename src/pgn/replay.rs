@@ -206,6 +206,10 @@ fn common_tag_bit(name: &[u8]) -> Option<u32> {
     })
 }
 
+/// The bits of `common_tag_bit` of the tags that shape the game (`FEN`, `SetUp`,
+/// `Variant`, `Result`): read even when the others are skipped.
+const SHAPING_TAGS: u64 = 1 << 20 | 1 << 21 | 1 << 22 | 1 << 6;
+
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -247,8 +251,8 @@ impl Replayer {
 
     /// Whether the game has given a tag of this name before (and notes it). The names
     /// nearly every game gives have a bit each of `tag_bits`; only others are listed.
-    fn seen_tag(&mut self, name: &[u8]) -> bool {
-        if let Some(bit) = common_tag_bit(name) {
+    fn seen_tag(&mut self, name: &[u8], common: Option<u32>) -> bool {
+        if let Some(bit) = common {
             let bit = 1u64 << bit;
             let seen = self.tag_bits & bit != 0;
             self.tag_bits |= bit;
@@ -363,7 +367,8 @@ impl Replayer {
             self.layout = Movetext::new();
             self.error = None;
         }
-        if self.seen_tag(name) {
+        let common = common_tag_bit(name);
+        if self.seen_tag(name, common) {
             self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
         }
         if let Some(c) = control {
@@ -372,7 +377,8 @@ impl Replayer {
                 c,
             )));
         }
-        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+        // The tags that shape the game are all common ones: their bits tell them.
+        if self.options.skip_tags && common.is_none_or(|bit| SHAPING_TAGS & 1 << bit == 0) {
             return;
         }
         let mut value = decode(&unescape(value));
@@ -696,6 +702,46 @@ impl Visitor for Replayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bits that keep a tag when the others are skipped are those of the four
+    /// tags that shape the game, and no other common tag's.
+    #[test]
+    fn the_shaping_tags_have_the_shaping_bits() {
+        let common = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "WhiteElo",
+            "BlackElo",
+            "ECO",
+            "EventDate",
+            "UTCDate",
+            "UTCTime",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "WhiteTitle",
+            "BlackTitle",
+            "Opening",
+            "TimeControl",
+            "Termination",
+            "FEN",
+            "SetUp",
+            "Variant",
+            "PlyCount",
+            "Annotator",
+            "Mode",
+        ];
+        for name in common {
+            let bit = common_tag_bit(name.as_bytes()).unwrap();
+            let shaping = matches!(name, "FEN" | "SetUp" | "Variant" | "Result");
+            assert_eq!(SHAPING_TAGS & 1 << bit != 0, shaping, "{name}");
+        }
+        assert_eq!(SHAPING_TAGS.count_ones(), 4);
+    }
     use crate::game::DrawReason;
     use crate::pgn::reader::read_game;
 
