@@ -187,7 +187,8 @@ pub struct Game {
     /// The position after every `SNAPSHOT_EVERY` plies: `snapshots[i]` stands after
     /// `(i + 1) * SNAPSHOT_EVERY` of them.
     snapshots: Vec<Position>,
-    /// The position the last move was played from (the base before any move).
+    /// The position the last move was played from (the base before any move); not
+    /// kept move by move in a lean game, which replays it when asked (`before_last`).
     last_before: Position,
     decision: Option<Decision>,
     /// Set when a move is played on past an automatic draw (only records do that): the
@@ -282,6 +283,9 @@ impl Game {
     /// every rule still holds.
     pub fn set_lean(&mut self, lean: bool) {
         if self.lean != lean {
+            if !lean {
+                self.last_before = self.replayed_before_last();
+            }
             self.lean = lean;
             self.legal = OnceCell::new();
             self.refresh();
@@ -314,11 +318,20 @@ impl Game {
     }
 
     /// The position the last move was played from, if any move was played.
-    pub fn before_last(&self) -> Option<&Position> {
-        if self.played.is_empty() {
-            None
-        } else {
-            Some(&self.last_before)
+    pub fn before_last(&self) -> Option<Position> {
+        match (self.played.is_empty(), self.lean) {
+            (true, _) => None,
+            (false, true) => Some(self.replayed_before_last()),
+            (false, false) => Some(self.last_before),
+        }
+    }
+
+    /// The position the last move was played from (the base before any move), replayed
+    /// from the nearest snapshot: a lean game asks for it only where a variation starts.
+    fn replayed_before_last(&self) -> Position {
+        match self.played.len().checked_sub(1) {
+            Some(back) => self.position_after(back),
+            None => self.base,
         }
     }
 
@@ -558,7 +571,9 @@ impl Game {
                 });
             }
         }
-        self.last_before = self.position;
+        if !self.lean {
+            self.last_before = self.position;
+        }
         self.position.play_unchecked_by(role, m);
         self.played.push(m);
         self.keys.push(self.position.repetition_key());
@@ -619,10 +634,7 @@ impl Game {
         self.keys.pop();
         let plies = self.played.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
-        self.last_before = match plies.checked_sub(1) {
-            Some(back) => self.position_after(back),
-            None => self.base,
-        };
+        self.last_before = self.replayed_before_last();
         self.position = match self.played.last() {
             Some(&last) => self.last_before.after(last),
             None => self.base,
@@ -910,7 +922,7 @@ mod tests {
     #[test]
     fn undo_across_snapshots_restores_every_position_and_the_one_before() {
         let mut game = Game::default();
-        let mut seen = vec![(*game.position(), game.before_last().copied())];
+        let mut seen = vec![(*game.position(), game.before_last())];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         while game.moves().len() < 3 * SNAPSHOT_EVERY + 5 && !game.status().is_over() {
             let legal = game.position().legal_moves();
@@ -918,14 +930,14 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             game.play(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-            seen.push((*game.position(), game.before_last().copied()));
+            seen.push((*game.position(), game.before_last()));
         }
         assert!(game.moves().len() > 2 * SNAPSHOT_EVERY);
         while game.undo().is_some() {
             seen.pop();
             let (position, before) = seen.last().copied().unwrap();
             assert_eq!(*game.position(), position);
-            assert_eq!(game.before_last().copied(), before);
+            assert_eq!(game.before_last(), before);
         }
         assert_eq!(seen.len(), 1);
     }

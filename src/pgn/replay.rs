@@ -656,10 +656,7 @@ impl Visitor for Replayer {
         }
         let (before, ply) = match self.frames.last() {
             Some(frame) => (frame.before_last, frame.ply),
-            None => (
-                self.game.before_last().copied(),
-                self.game.moves().len() + 1,
-            ),
+            None => (self.game.before_last(), self.game.moves().len() + 1),
         };
         match before {
             Some(position) => {
