@@ -15,6 +15,7 @@ use crate::color::Color;
 use crate::diagnose::IllegalMove;
 use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
+use crate::role::Role;
 use crate::san::SanError;
 use crate::uci::{CastlingMode, UciMove};
 
@@ -186,7 +187,8 @@ pub struct Game {
     /// The position after every `SNAPSHOT_EVERY` plies: `snapshots[i]` stands after
     /// `(i + 1) * SNAPSHOT_EVERY` of them.
     snapshots: Vec<Position>,
-    /// The position the last move was played from (the base before any move).
+    /// The position the last move was played from (the base before any move); not
+    /// kept move by move in a lean game, which replays it when asked (`before_last`).
     last_before: Position,
     decision: Option<Decision>,
     /// Set when a move is played on past an automatic draw (only records do that): the
@@ -281,6 +283,9 @@ impl Game {
     /// every rule still holds.
     pub fn set_lean(&mut self, lean: bool) {
         if self.lean != lean {
+            if !lean {
+                self.last_before = self.replayed_before_last();
+            }
             self.lean = lean;
             self.legal = OnceCell::new();
             self.refresh();
@@ -313,11 +318,20 @@ impl Game {
     }
 
     /// The position the last move was played from, if any move was played.
-    pub fn before_last(&self) -> Option<&Position> {
-        if self.played.is_empty() {
-            None
-        } else {
-            Some(&self.last_before)
+    pub fn before_last(&self) -> Option<Position> {
+        match (self.played.is_empty(), self.lean) {
+            (true, _) => None,
+            (false, true) => Some(self.replayed_before_last()),
+            (false, false) => Some(self.last_before),
+        }
+    }
+
+    /// The position the last move was played from (the base before any move), replayed
+    /// from the nearest snapshot: a lean game asks for it only where a variation starts.
+    fn replayed_before_last(&self) -> Position {
+        match self.played.len().checked_sub(1) {
+            Some(back) => self.position_after(back),
+            None => self.base,
         }
     }
 
@@ -390,6 +404,7 @@ impl Game {
     /// The draw the current position makes by itself, without a move generated:
     /// insufficient material, the seventy-five-move rule, fivefold repetition. The one
     /// test of these rules, for lean and kept games alike.
+    #[inline(always)]
     fn automatic_draw(&self) -> Option<DrawReason> {
         let pos = &self.position;
         if pos.is_insufficient_material() {
@@ -519,6 +534,35 @@ impl Game {
     /// that the game is not over, or (`parse_recorded`) over only by an automatic draw,
     /// which the game then keeps.
     pub fn play(&mut self, m: Move) {
+        let role = self.position.role_at(m.from()).unwrap_or(Role::Pawn);
+        self.play_by(role, m);
+    }
+
+    /// The move of a game record that SAN bytes name, played: `parse_recorded` then
+    /// `play`, with the common shapes of move found and played in one step (the piece
+    /// found is not looked for again).
+    pub fn play_recorded(&mut self, text: &[u8]) -> Result<(), MoveError> {
+        if self.decision.is_none() {
+            if let Some((m, role)) = self.position.find_san_quick_by(text) {
+                self.play_by(role, m);
+                return Ok(());
+            }
+        }
+        self.play_recorded_slowly(text)
+    }
+
+    /// `play_recorded` of what the quick search leaves (castling, en passant, a move
+    /// after a decided result, every refusal), apart from its hot path.
+    #[inline(never)]
+    fn play_recorded_slowly(&mut self, text: &[u8]) -> Result<(), MoveError> {
+        let m = self.parse_recorded(text)?;
+        self.play(m);
+        Ok(())
+    }
+
+    /// `play` of a move of the `role` piece on its origin.
+    #[inline(always)]
+    fn play_by(&mut self, role: Role, m: Move) {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
@@ -527,14 +571,22 @@ impl Game {
                 });
             }
         }
-        self.last_before = self.position;
-        self.position.play_unchecked(m);
+        if !self.lean {
+            self.last_before = self.position;
+        }
+        self.position.play_unchecked_by(role, m);
         self.played.push(m);
         self.keys.push(self.position.repetition_key());
         if self.played.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.position);
         }
-        self.repeated = self.count_repetitions();
+        // No earlier position can come back within four plies of a capture or pawn
+        // move, which most moves of a game are.
+        self.repeated = if self.position.halfmoves() < 4 {
+            1
+        } else {
+            self.count_repetitions()
+        };
         self.refresh();
     }
 
@@ -582,10 +634,7 @@ impl Game {
         self.keys.pop();
         let plies = self.played.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
-        self.last_before = match plies.checked_sub(1) {
-            Some(back) => self.position_after(back),
-            None => self.base,
-        };
+        self.last_before = self.replayed_before_last();
         self.position = match self.played.last() {
             Some(&last) => self.last_before.after(last),
             None => self.base,
@@ -873,7 +922,7 @@ mod tests {
     #[test]
     fn undo_across_snapshots_restores_every_position_and_the_one_before() {
         let mut game = Game::default();
-        let mut seen = vec![(*game.position(), game.before_last().copied())];
+        let mut seen = vec![(*game.position(), game.before_last())];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         while game.moves().len() < 3 * SNAPSHOT_EVERY + 5 && !game.status().is_over() {
             let legal = game.position().legal_moves();
@@ -881,14 +930,14 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             game.play(legal.as_slice()[(seed % legal.len() as u64) as usize]);
-            seen.push((*game.position(), game.before_last().copied()));
+            seen.push((*game.position(), game.before_last()));
         }
         assert!(game.moves().len() > 2 * SNAPSHOT_EVERY);
         while game.undo().is_some() {
             seen.pop();
             let (position, before) = seen.last().copied().unwrap();
             assert_eq!(*game.position(), position);
-            assert_eq!(game.before_last().copied(), before);
+            assert_eq!(game.before_last(), before);
         }
         assert_eq!(seen.len(), 1);
     }

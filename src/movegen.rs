@@ -668,14 +668,33 @@ impl Position {
         if line.contains(to) || (attacks::between(king, from) & occupied).is_nonempty() {
             return true;
         }
+        // A slider of theirs on the line beyond `from` pins it when nothing else stands
+        // between: told from the small `between` table, not from a slider lookup in the
+        // large magic tables, which a long game's replay keeps missing in the cache.
         let open = occupied.without(from);
-        let snipers = if straight {
-            attacks::rook_attacks(king, open) & self.rooks_queens()
+        let sliders = if straight {
+            self.rooks_queens()
         } else {
-            attacks::bishop_attacks(king, open) & self.bishops_queens()
+            self.bishops_queens()
         };
         let theirs = self.by_color(self.turn.other());
-        !(snipers & theirs & line).any(|sniper| attacks::between(king, sniper).contains(from))
+        !(sliders & theirs & line).any(|sniper| {
+            let path = attacks::between(king, sniper);
+            path.contains(from) && (path & open).is_empty()
+        })
+    }
+
+    /// `attackers_seen_first`, with the sliders found by their clear paths in the small
+    /// `between` table instead of a slider lookup: for the one-move searches of records,
+    /// where the large magic tables are seldom in the cache.
+    #[inline(always)]
+    fn attackers_by_paths(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+        let near = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(self.turn, sq) & self.by_role(Role::Pawn));
+        let sliders = (attacks::rook_rays(sq) & self.rooks_queens())
+            | (attacks::bishop_rays(sq) & self.bishops_queens());
+        (near & theirs) | clear_paths(sq, sliders & theirs, occupied)
     }
 
     /// Which of `straight` (moving like rooks) and `diagonal` (like bishops) attack
@@ -719,6 +738,7 @@ impl Position {
     /// `promotion`: what a SAN move names, found without listing any move. `None` when
     /// there is no such move or more than one, and for what this shortcut leaves to
     /// `legal_moves_of_to` (castling, en passant, a promotion without its piece).
+    #[inline(always)]
     pub(crate) fn unique_move_to(
         &self,
         role: Role,
@@ -769,11 +789,11 @@ impl Position {
         let from = if role == Role::King {
             // One king, so one origin at most.
             let from = froms.first()?;
-            self.attackers_seen_first(to, theirs, occupied.without(king))
+            self.attackers_by_paths(to, theirs, occupied.without(king))
                 .is_empty()
                 .then_some(from)?
         } else {
-            let checkers = self.attackers_seen_first(king, theirs, occupied);
+            let checkers = self.attackers_by_paths(king, theirs, occupied);
             if let Some(checker) = checkers.first() {
                 if checkers.has_more_than_one()
                     || !attacks::between(king, checker).with(checker).contains(to)

@@ -30,6 +30,9 @@ pub struct Position {
 const CASTLING_KEY_BASE: usize = 768;
 const EP_KEY_BASE: usize = 772;
 const TURN_KEY: u64 = RANDOM[780];
+/// The Polyglot key of the standard starting position, as the Polyglot book format
+/// documents it.
+const STARTPOS_KEY: u64 = 0x463b_9618_1691_fc9c;
 
 /// The Polyglot keys of the pieces, by colour, role and square: Polyglot numbers the
 /// kinds black pawn, white pawn, black knight, ..., and indexing by the types themselves
@@ -75,7 +78,7 @@ impl Position {
     pub fn startpos() -> Position {
         const WHITE: u64 = 0xffff;
         const BLACK: u64 = 0xffff << 48;
-        let mut pos = Position {
+        let pos = Position {
             by_role: [
                 Bitboard(0x00ff_0000_0000_ff00),
                 Bitboard(0x4200_0000_0000_0042),
@@ -90,9 +93,10 @@ impl Position {
             ep_square: None,
             halfmoves: 0,
             fullmoves: 1,
-            key: 0,
+            key: STARTPOS_KEY,
         };
-        pos.key = pos.compute_key();
+        // Every game of a database starts here: its key is known, not worked out again.
+        debug_assert_eq!(pos.key, pos.compute_key());
         pos
     }
 
@@ -305,6 +309,14 @@ impl Position {
         self.play::<true>(m);
     }
 
+    /// `play_unchecked` of a move whose piece the caller already knows (`role` stands on
+    /// its origin): a record's move is found from its piece, which need not be looked
+    /// for again.
+    #[inline]
+    pub(crate) fn play_unchecked_by(&mut self, role: Role, m: Move) {
+        self.play_by::<true>(role, m);
+    }
+
     /// The position after a legal move.
     #[inline]
     pub fn after(&self, m: Move) -> Position {
@@ -449,5 +461,17 @@ impl Position {
         if HASH {
             self.key ^= TURN_KEY;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starting_position_has_its_documented_polyglot_key() {
+        let pos = Position::startpos();
+        assert_eq!(pos.key(), STARTPOS_KEY);
+        assert_eq!(pos.compute_key(), STARTPOS_KEY);
     }
 }

@@ -369,8 +369,15 @@ impl Position {
     /// `find_san_lean`, which reads every shape and says why a move is refused.
     #[inline]
     pub fn find_san_quick(&self, text: &[u8]) -> Option<Move> {
+        self.find_san_quick_by(text).map(|(m, _)| m)
+    }
+
+    /// `find_san_quick`, with the role of the piece that moves.
+    #[inline(always)]
+    pub(crate) fn find_san_quick_by(&self, text: &[u8]) -> Option<(Move, Role)> {
         let (role, origins, to, promotion) = quick_shape(text)?;
-        self.unique_move_to(role, to, origins, promotion)
+        let m = self.unique_move_to(role, to, origins, promotion)?;
+        Some((m, role))
     }
 
     /// The legal move SAN bytes name, found by generating only the moves to its target

@@ -275,6 +275,18 @@ const fn symbol_table() -> [bool; 256] {
 
 static SYMBOL: [bool; 256] = symbol_table();
 
+/// The bytes of a tag's name: letters, digits and `_`. A table, one load a byte.
+static NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The blanks between tokens. A table rather than a `match`, which the compiler would
 /// fold with the token dispatch into one jump table taken at every byte.
 static BLANK: [bool; 256] = {
@@ -390,7 +402,7 @@ impl Reader<'_> {
         // Moves, move numbers and comments are nearly every token: they are tested for
         // first, with branches that the token before predicts well.
         if SYMBOL[usize::from(byte)] && *section == Section::Movetext {
-            return self.symbol_token(v, *depth);
+            return self.moves(v, *depth);
         }
         if byte == b'{' {
             return self.brace_comment(v);
@@ -603,6 +615,82 @@ impl Reader<'_> {
         }
     }
 
+    /// The symbol tokens from `self.at` on, with the blanks and `{}` comments between
+    /// them, in one loop: nearly all of a movetext is moves, move numbers and (in
+    /// online games) a clock comment after each move. Anything else (and any token
+    /// that is not a plain move or move number) is left to `token` and `symbol_token`.
+    fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
+        let input = self.input;
+        loop {
+            if !self.quick_symbol(v) {
+                let flow = self.symbol_token(v, depth);
+                if !matches!(flow, Flow::Go) {
+                    return flow;
+                }
+            }
+            let mut at = self.at;
+            while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
+                at += 1;
+            }
+            self.at = at;
+            if input.get(at) == Some(&b'{') {
+                if let Some(len) = clock_comment(&input[at..]) {
+                    v.plain_comment(&input[at + 1..at + len - 1]);
+                    self.at = at + len;
+                } else {
+                    let flow = self.brace_comment(v);
+                    if !matches!(flow, Flow::Go) {
+                        return flow;
+                    }
+                }
+                at = self.at;
+                while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
+                    at += 1;
+                }
+                self.at = at;
+            }
+            match input.get(at) {
+                Some(&b) if SYMBOL[usize::from(b)] => {}
+                _ => return Flow::Go,
+            }
+        }
+    }
+
+    /// Reads the symbol token at `self.at` when it is a move without suffixes or a
+    /// move number (`12.`, `12...`) that the input holds whole: `false` leaves any
+    /// other to `symbol_token`, and `self.at` where it was.
+    #[inline(always)]
+    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> bool {
+        let input = self.input;
+        let start = self.at;
+        let mut end = start + 1;
+        while input.get(end).is_some_and(|&b| SYMBOL[usize::from(b)]) {
+            end += 1;
+        }
+        if end >= input.len() {
+            return false;
+        }
+        let symbol = &input[start..end];
+        match *symbol {
+            [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last]
+                if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" =>
+            {
+                self.at = end;
+                v.san(symbol);
+                true
+            }
+            [b'1'..=b'9', ..] => {
+                let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
+                let quick = digits < symbol.len() && symbol[digits..].iter().all(|&b| b == b'.');
+                if quick {
+                    self.at = end;
+                }
+                quick
+            }
+            _ => false,
+        }
+    }
+
     /// The symbol token at `self.at`: a move, a move number or a result.
     fn symbol_token<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
         let input = self.input;
@@ -683,6 +771,30 @@ impl Reader<'_> {
             v.san(san);
         }
     }
+}
+
+/// The length of the clock comment an online game gives after each move,
+/// `{ [%clk 0:15:10] }`, when `text` starts with one: told from two words, where the
+/// search for its end would look at every byte.
+#[inline(always)]
+fn clock_comment(text: &[u8]) -> Option<usize> {
+    const LEN: usize = 18;
+    let word = |at: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(text.get(at..at + 8)?.try_into().ok()?))
+    };
+    let head = u64::from_le_bytes(*b"{ [%clk ");
+    // `h:mm:ss]`: the colons and the bracket exactly, a digit's high half 3 elsewhere;
+    // a digit plus 6 is still below 0x40 (no byte carries into the next).
+    let mask = u64::from_le_bytes([0xf0, 0xff, 0xf0, 0xf0, 0xff, 0xf0, 0xf0, 0xff]);
+    let fixed = u64::from_le_bytes(*b"0:00:00]");
+    let six = u64::from_le_bytes([6, 0, 6, 6, 0, 6, 6, 0]);
+    let digit_highs = u64::from_le_bytes([0xf0, 0, 0xf0, 0xf0, 0, 0xf0, 0xf0, 0]);
+    let time = word(8)?;
+    let clock = word(0)? == head
+        && time & mask == fixed
+        && time.wrapping_add(six) & digit_highs == fixed & digit_highs
+        && text.get(16..LEN)? == b" }";
+    clock.then_some(LEN)
 }
 
 /// Up to three bytes of `input` from `at`: enough to compare with the byte-order mark.
@@ -768,10 +880,10 @@ fn split_tag(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
 /// ASCII without an escape: its name, its value and the text after its `]`. `None`
 /// for any other, left to `split_tag`.
 fn plain_tag(text: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
-    let name_len = text
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    let mut name_len = 0;
+    while text.get(name_len).is_some_and(|&b| NAME[usize::from(b)]) {
+        name_len += 1;
+    }
     let (name, rest) = text.split_at(name_len);
     let rest = rest.strip_prefix(b" \"")?;
     if name.is_empty() {
@@ -818,6 +930,28 @@ pub fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_comment_is_told_from_its_words() {
+        assert_eq!(clock_comment(b"{ [%clk 0:15:10] } 2. Nf3"), Some(18));
+        assert_eq!(clock_comment(b"{ [%clk 9:59:59] }"), Some(18));
+        for other in [
+            &b"{ [%clk 0:15:10] }"[..17],
+            b"{ [%clk 0:15:1:] }",
+            b"{ [%clk 0:1?:10] }",
+            b"{ [%clk 0:15:10]  }",
+            b"{ [%clk 10:15:10] }",
+            b"{ [%eval 0.17] [%clk 0:15:10] }",
+            b"{ [%clk 0:15:10] ] }",
+        ] {
+            assert_eq!(
+                clock_comment(other),
+                None,
+                "{}",
+                String::from_utf8_lossy(other)
+            );
+        }
+    }
 
     /// Every event as text, to compare with what a game should give.
     #[derive(Default)]

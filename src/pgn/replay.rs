@@ -206,6 +206,10 @@ fn common_tag_bit(name: &[u8]) -> Option<u32> {
     })
 }
 
+/// The bits of `common_tag_bit` of the tags that shape the game (`FEN`, `SetUp`,
+/// `Variant`, `Result`): read even when the others are skipped.
+const SHAPING_TAGS: u64 = 1 << 20 | 1 << 21 | 1 << 22 | 1 << 6;
+
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -247,8 +251,8 @@ impl Replayer {
 
     /// Whether the game has given a tag of this name before (and notes it). The names
     /// nearly every game gives have a bit each of `tag_bits`; only others are listed.
-    fn seen_tag(&mut self, name: &[u8]) -> bool {
-        if let Some(bit) = common_tag_bit(name) {
+    fn seen_tag(&mut self, name: &[u8], common: Option<u32>) -> bool {
+        if let Some(bit) = common {
             let bit = 1u64 << bit;
             let seen = self.tag_bits & bit != 0;
             self.tag_bits |= bit;
@@ -363,7 +367,8 @@ impl Replayer {
             self.layout = Movetext::new();
             self.error = None;
         }
-        if self.seen_tag(name) {
+        let common = common_tag_bit(name);
+        if self.seen_tag(name, common) {
             self.fail(GameError::Syntax(SyntaxError::DuplicateTag(text_of(name))));
         }
         if let Some(c) = control {
@@ -372,7 +377,8 @@ impl Replayer {
                 c,
             )));
         }
-        if self.options.skip_tags && !matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"Result") {
+        // The tags that shape the game are all common ones: their bits tell them.
+        if self.options.skip_tags && common.is_none_or(|bit| SHAPING_TAGS & 1 << bit == 0) {
             return;
         }
         let mut value = decode(&unescape(value));
@@ -404,36 +410,49 @@ impl Replayer {
         if !self.started {
             return;
         }
-        let game = &mut self.game;
-        match game.parse_recorded(san) {
-            Ok(m) => {
-                if self.options.record {
-                    let before = *game.position();
-                    let mut text = before.san_without_suffix(m);
-                    game.play(m);
-                    // The board's mate, not the game's status: past an automatic draw
-                    // the status stays the draw.
-                    let pos = game.position();
-                    if pos.is_check() {
-                        text.push(if pos.has_legal_moves() { '+' } else { '#' });
-                    }
-                    self.layout.play(&mut self.movetext, &before, &text);
-                } else {
-                    game.play(m);
-                }
-            }
-            Err(error) => {
-                let ply = game.moves().len() + 1;
-                self.fail(GameError::Move {
-                    ply,
-                    text: text_of(san),
-                    error,
-                    variation: false,
-                })
-            }
+        if self.options.record {
+            return self.record_main_move(san);
+        }
+        if let Err(error) = self.game.play_recorded(san) {
+            self.main_move_failed(san, error);
         }
     }
 
+    /// A main-line move, rewritten in the movetext. Apart from the hot path of
+    /// checking, whose frame it would only make larger.
+    #[inline(never)]
+    fn record_main_move(&mut self, san: &[u8]) {
+        let game = &mut self.game;
+        match game.parse_recorded(san) {
+            Ok(m) => {
+                let before = *game.position();
+                let mut text = before.san_without_suffix(m);
+                game.play(m);
+                // The board's mate, not the game's status: past an automatic draw
+                // the status stays the draw.
+                let pos = game.position();
+                if pos.is_check() {
+                    text.push(if pos.has_legal_moves() { '+' } else { '#' });
+                }
+                self.layout.play(&mut self.movetext, &before, &text);
+            }
+            Err(error) => self.main_move_failed(san, error),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn main_move_failed(&mut self, san: &[u8], error: MoveError) {
+        let ply = self.game.moves().len() + 1;
+        self.fail(GameError::Move {
+            ply,
+            text: text_of(san),
+            error,
+            variation: false,
+        })
+    }
+
+    #[inline(never)]
     fn variation_move(&mut self, san: &[u8]) {
         if !self.started {
             return;
@@ -637,10 +656,7 @@ impl Visitor for Replayer {
         }
         let (before, ply) = match self.frames.last() {
             Some(frame) => (frame.before_last, frame.ply),
-            None => (
-                self.game.before_last().copied(),
-                self.game.moves().len() + 1,
-            ),
+            None => (self.game.before_last(), self.game.moves().len() + 1),
         };
         match before {
             Some(position) => {
@@ -683,6 +699,46 @@ impl Visitor for Replayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bits that keep a tag when the others are skipped are those of the four
+    /// tags that shape the game, and no other common tag's.
+    #[test]
+    fn the_shaping_tags_have_the_shaping_bits() {
+        let common = [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "WhiteElo",
+            "BlackElo",
+            "ECO",
+            "EventDate",
+            "UTCDate",
+            "UTCTime",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "WhiteTitle",
+            "BlackTitle",
+            "Opening",
+            "TimeControl",
+            "Termination",
+            "FEN",
+            "SetUp",
+            "Variant",
+            "PlyCount",
+            "Annotator",
+            "Mode",
+        ];
+        for name in common {
+            let bit = common_tag_bit(name.as_bytes()).unwrap();
+            let shaping = matches!(name, "FEN" | "SetUp" | "Variant" | "Result");
+            assert_eq!(SHAPING_TAGS & 1 << bit != 0, shaping, "{name}");
+        }
+        assert_eq!(SHAPING_TAGS.count_ones(), 4);
+    }
     use crate::game::DrawReason;
     use crate::pgn::reader::read_game;
 
