@@ -316,7 +316,12 @@ impl Session {
                 Some(name) => {
                     // Dropped, not kept for reuse: the memory goes back.
                     self.named.remove(&name);
+                    let capacity = self.named.capacity();
                     self.named.shrink_to(self.named.len() * 2);
+                    // Half the games have gone since the table last changed size.
+                    if self.named.capacity() < capacity {
+                        super::heap::give_back();
+                    }
                     Reply::Silent
                 }
                 None => Reply::Error(ProtocolError::CloseDefault),
