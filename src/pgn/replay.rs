@@ -155,9 +155,6 @@ pub struct Replayer {
     result_tag: Option<String>,
     /// The game being replayed, reused from game to game; valid once `started`.
     game: Game,
-    /// The position the main line's last move was played from, where a variation
-    /// after it starts: kept here, since the game replays it only on demand.
-    before_last: Option<Position>,
     started: bool,
     frames: Vec<Frame>,
     outcome: Option<Outcome>,
@@ -237,7 +234,6 @@ impl Replayer {
             result_tag: None,
             game: Game::default(),
             started: false,
-            before_last: None,
             frames: Vec::new(),
             outcome: None,
             error: None,
@@ -352,7 +348,6 @@ impl Replayer {
         };
         self.game.set_lean(self.options.lean);
         self.game.reset(base, mode);
-        self.before_last = None;
         Ok(())
     }
 
@@ -412,9 +407,8 @@ impl Replayer {
         let game = &mut self.game;
         match game.parse_recorded(san) {
             Ok(m) => {
-                let before = *game.position();
-                self.before_last = Some(before);
                 if self.options.record {
+                    let before = *game.position();
                     let mut text = before.san_without_suffix(m);
                     game.play(m);
                     // The board's mate, not the game's status: past an automatic draw
@@ -643,7 +637,8 @@ impl Visitor for Replayer {
         }
         let (before, ply) = match self.frames.last() {
             Some(frame) => (frame.before_last, frame.ply),
-            None => (self.before_last, self.game.moves().len() + 1),
+            // Replayed from the game's nearest snapshot: a few moves, once a variation.
+            None => (self.game.before_last(), self.game.moves().len() + 1),
         };
         match before {
             Some(position) => {
