@@ -175,39 +175,41 @@ pub enum MoveError {
 const SNAPSHOT_EVERY: usize = 16;
 
 /// One game: base position, moves, result.
+///
+/// Laid out in declaration order, what every move reads or writes first: a process
+/// serving many games finds each move's game cold, and the hot fields then share a few
+/// cache lines instead of lying among the cold ones (the base, the snapshots).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct Game {
-    mode: CastlingMode,
-    base: Position,
     position: Position,
     /// The moves played from the base, in order.
     played: Vec<Move>,
     /// The repetition key of the position after each move of `played`.
     keys: Vec<u64>,
-    /// The position after every `SNAPSHOT_EVERY` plies: `snapshots[i]` stands after
-    /// `(i + 1) * SNAPSHOT_EVERY` of them.
-    snapshots: Vec<Position>,
-    /// The position the last move was played from (the base before any move); not
-    /// kept move by move in a lean game, which replays it when asked (`before_last`).
-    last_before: Position,
-    decision: Option<Decision>,
-    /// Set when a move is played on past an automatic draw (only records do that): the
-    /// game stays drawn whatever the later moves do, until undo goes back before it.
-    drawn_at: Option<DrawnAt>,
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
     /// Boxed: a kilobyte that a game holds only while its moves are asked for.
     legal: OnceCell<Box<MoveList>>,
-    /// The status, computed once after each change: clients ask for it after every move.
-    status: Status,
-    /// Whether the side to move has a legal move.
-    can_move: bool,
+    /// Set when a move is played on past an automatic draw (only records do that): the
+    /// game stays drawn whatever the later moves do, until undo goes back before it.
+    drawn_at: Option<DrawnAt>,
     /// How many times the current position has stood on the board.
     repeated: u32,
+    /// The status, computed once after each change: clients ask for it after every move.
+    status: Status,
+    decision: Option<Decision>,
+    mode: CastlingMode,
+    /// Whether the side to move has a legal move.
+    can_move: bool,
     /// Lean games (for replaying files) do not list the legal moves after each move:
     /// `legal` stays empty and moves are looked up by their target square.
     lean: bool,
+    /// The position after every `SNAPSHOT_EVERY` plies: `snapshots[i]` stands after
+    /// `(i + 1) * SNAPSHOT_EVERY` of them.
+    snapshots: Vec<Position>,
+    base: Position,
 }
 
 /// Half-move clock values of the move-count rules (in plies).
@@ -230,7 +232,6 @@ impl Game {
             played: Vec::new(),
             keys: Vec::new(),
             snapshots: Vec::new(),
-            last_before: base,
             decision: None,
             drawn_at: None,
             legal: OnceCell::new(),
@@ -252,7 +253,6 @@ impl Game {
         self.played.clear();
         self.keys.clear();
         self.snapshots.clear();
-        self.last_before = base;
         self.repeated = 1;
         self.decision = None;
         self.drawn_at = None;
@@ -283,9 +283,6 @@ impl Game {
     /// every rule still holds.
     pub fn set_lean(&mut self, lean: bool) {
         if self.lean != lean {
-            if !lean {
-                self.last_before = self.replayed_before_last();
-            }
             self.lean = lean;
             self.legal = OnceCell::new();
             self.refresh();
@@ -304,6 +301,20 @@ impl Game {
         })
     }
 
+    /// The bytes at the start of a game that a move reads or writes (see the layout).
+    pub const HOT_BYTES: usize = std::mem::offset_of!(Game, snapshots);
+
+    /// Starts loading into the cache the ends of the history, which the next move
+    /// reads (the keys of the positions before) and writes (one more move and key).
+    pub fn prefetch_history(&self) {
+        let next = self.played.len();
+        crate::prefetch::prefetch_bytes(self.played.as_ptr().wrapping_add(next).cast(), 1);
+        crate::prefetch::prefetch_bytes(self.keys.as_ptr().wrapping_add(next).cast(), 1);
+        if let Some(i) = next.checked_sub(4) {
+            crate::prefetch::prefetch_bytes(self.keys.as_ptr().wrapping_add(i).cast(), 1);
+        }
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
@@ -317,22 +328,12 @@ impl Game {
         self.mode
     }
 
-    /// The position the last move was played from, if any move was played.
+    /// The position the last move was played from, if any move was played: replayed
+    /// from the nearest snapshot, as undo does (a game does not keep it, so that a move
+    /// writes one position, not two).
     pub fn before_last(&self) -> Option<Position> {
-        match (self.played.is_empty(), self.lean) {
-            (true, _) => None,
-            (false, true) => Some(self.replayed_before_last()),
-            (false, false) => Some(self.last_before),
-        }
-    }
-
-    /// The position the last move was played from (the base before any move), replayed
-    /// from the nearest snapshot: a lean game asks for it only where a variation starts.
-    fn replayed_before_last(&self) -> Position {
-        match self.played.len().checked_sub(1) {
-            Some(back) => self.position_after(back),
-            None => self.base,
-        }
+        let ply = self.played.len().checked_sub(1)?;
+        Some(self.position_after(ply))
     }
 
     /// The moves played from the base position, in order.
@@ -571,9 +572,6 @@ impl Game {
                 });
             }
         }
-        if !self.lean {
-            self.last_before = self.position;
-        }
         self.position.play_unchecked_by(role, m);
         self.played.push(m);
         self.keys.push(self.position.repetition_key());
@@ -634,11 +632,7 @@ impl Game {
         self.keys.pop();
         let plies = self.played.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
-        self.last_before = self.replayed_before_last();
-        self.position = match self.played.last() {
-            Some(&last) => self.last_before.after(last),
-            None => self.base,
-        };
+        self.position = self.position_after(plies);
         self.repeated = self.count_repetitions();
         self.refresh();
         Some(m)

@@ -6,7 +6,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -370,7 +370,7 @@ fn stdout_reader_gone() -> bool {
 }
 
 /// What completion needs to know of the game, updated after every line.
-type Snapshot = Rc<Cell<GameSnapshot>>;
+type Snapshot = Rc<RefCell<GameSnapshot>>;
 
 struct ReplHelper {
     snapshot: Snapshot,
@@ -387,7 +387,7 @@ impl Completer for ReplHelper {
     ) -> rustyline::Result<(usize, Vec<String>)> {
         Ok(complete(
             line.get(..pos).unwrap_or(line),
-            &self.snapshot.get(),
+            &self.snapshot.borrow(),
         ))
     }
 }
@@ -411,7 +411,7 @@ fn history_path() -> Option<PathBuf> {
 }
 
 fn repl(runner: &mut Runner<impl Write + Send>, banner: bool) -> Result<()> {
-    let snapshot: Snapshot = Rc::new(Cell::new(GameSnapshot::of(runner.session())));
+    let snapshot: Snapshot = Rc::new(RefCell::new(GameSnapshot::of(runner.session())));
     // List mode shows every candidate at once, the natural view of a move list.
     let config = Config::builder()
         .completion_type(CompletionType::List)
@@ -439,7 +439,7 @@ fn repl(runner: &mut Runner<impl Write + Send>, banner: bool) -> Result<()> {
                 }
                 let flow = runner.run_line(&line)?;
                 runner.flush()?;
-                snapshot.set(GameSnapshot::of(runner.session()));
+                *snapshot.borrow_mut() = GameSnapshot::of(runner.session());
                 if flow == Flow::Quit {
                     break;
                 }

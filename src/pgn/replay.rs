@@ -656,6 +656,7 @@ impl Visitor for Replayer {
         }
         let (before, ply) = match self.frames.last() {
             Some(frame) => (frame.before_last, frame.ply),
+            // Replayed from the game's nearest snapshot: a few moves, once a variation.
             None => (self.game.before_last(), self.game.moves().len() + 1),
         };
         match before {

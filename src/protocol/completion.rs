@@ -2,42 +2,80 @@
 //! it stands: command names first, then each command's own arguments — the legal moves
 //! in SAN (and in UCI once an origin square is typed) after `move`, `legal`, `san` and
 //! inside `position ... moves`, option names and values after `setoption`, file paths
-//! after `position pgn`. A leading `@<id>` is the client's and is passed over.
+//! after `position pgn` and `pgn save`. A leading `@<id>` is the client's and is passed
+//! over; after `game ` come the names of the open games, and the words after
+//! `game <name>` complete in that game (`if ` offers its version).
 
 use std::path::Path;
 
-use crate::game::resolve_move;
+use crate::game::{resolve_move, Game};
 use crate::position::Position;
 use crate::square::Square;
 use crate::uci::CastlingMode;
 
 use super::answer::{OptionKind, OPTIONS};
 use super::command::KEYWORDS;
+use super::prefix::Version;
 use super::session::Session;
 
 /// What completion needs to know of a session, copied after every line so that the
 /// editor can complete without borrowing the session.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Snapshot {
+    /// The default game.
+    pub game: GameView,
+    /// How the next `position` writes castling (UCI_Chess960 as it is set now).
+    pub next_mode: CastlingMode,
+    /// The open named games, sorted by name.
+    pub named: Vec<(String, GameView)>,
+}
+
+/// One game as completion sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct GameView {
     /// The current position and how its game writes castling.
     pub position: Position,
     pub mode: CastlingMode,
-    /// How the next `position` writes castling (UCI_Chess960 as it is set now).
-    pub next_mode: CastlingMode,
+    pub version: Version,
+}
+
+impl GameView {
+    fn of(game: &Game, version: Version) -> GameView {
+        GameView {
+            position: *game.position(),
+            mode: game.mode(),
+            version,
+        }
+    }
 }
 
 impl Snapshot {
     pub fn of(session: &Session) -> Snapshot {
-        let game = session.game();
+        let named = session
+            .named_games()
+            .into_iter()
+            .map(|(name, game)| {
+                let version = session.version(Some(name)).unwrap_or(0);
+                (name.to_string(), GameView::of(game, version))
+            })
+            .collect();
         Snapshot {
-            position: *game.position(),
-            mode: game.mode(),
+            game: GameView::of(session.game(), session.version(None).unwrap_or(0)),
             next_mode: if session.is_chess960() {
                 CastlingMode::Chess960
             } else {
                 CastlingMode::Standard
             },
+            named,
         }
+    }
+
+    fn named(&self, name: &str) -> Option<&GameView> {
+        self.named
+            .binary_search_by(|(open, _)| open.as_str().cmp(name))
+            .ok()
+            .and_then(|i| self.named.get(i))
+            .map(|(_, view)| view)
     }
 }
 
@@ -71,26 +109,69 @@ pub fn complete(before: &str, snapshot: &Snapshot) -> (usize, Vec<String>) {
         // The id is the client's own word.
         return (start, Vec::new());
     }
-    let mut candidates = candidates(&previous, word, snapshot);
+    let mut candidates = after_prefixes(&previous, word, snapshot);
     candidates.sort_unstable();
     candidates.dedup();
     (start, candidates)
 }
 
-/// The completions of `word` after the words `previous` of the line.
-fn candidates(previous: &[&str], word: &str, snapshot: &Snapshot) -> Vec<String> {
+/// The completions of `word` after the words `previous`: first the prefixes `game
+/// <name>` and `if <version>`, then the command, in the game the line names. A game
+/// that is not open has no position to offer moves from.
+fn after_prefixes(previous: &[&str], word: &str, snapshot: &Snapshot) -> Vec<String> {
+    let mut game = Some(&snapshot.game);
+    let mut rest = previous;
+    let mut prefixes: &[&str] = &["game", "if"];
+    if let ["game", tail @ ..] = rest {
+        let [name, tail @ ..] = tail else {
+            return starting_with(snapshot.named.iter().map(|(name, _)| name.as_str()), word);
+        };
+        game = snapshot.named(name);
+        rest = tail;
+        prefixes = &["if"];
+    }
+    if let ["if", tail @ ..] = rest {
+        let [_, tail @ ..] = tail else {
+            let version = game.map(|game| game.version.to_string());
+            return starting_with(version.as_deref(), word);
+        };
+        rest = tail;
+        prefixes = &[];
+    }
+    if rest.is_empty() {
+        let mut words = starting_with(KEYWORDS, word);
+        words.extend(starting_with(prefixes.iter().copied(), word));
+        return words;
+    }
+    candidates(rest, word, game, snapshot.next_mode)
+}
+
+/// The completions of `word` after the command words `previous`, in `game`.
+fn candidates(
+    previous: &[&str],
+    word: &str,
+    game: Option<&GameView>,
+    next_mode: CastlingMode,
+) -> Vec<String> {
     match previous {
-        [] => starting_with(KEYWORDS, word),
-        ["move" | "legal" | "san"] => moves(&snapshot.position, snapshot.mode, word),
+        ["move" | "legal" | "san"] => {
+            game.map_or_else(Vec::new, |game| moves(&game.position, game.mode, word))
+        }
+        ["move", _] => starting_with(["as"], word),
+        ["move", _, "as"] => starting_with(SIDES, word),
         ["moves"] => {
-            let mut words = origins(&snapshot.position, word);
+            let mut words = game.map_or_else(Vec::new, |game| origins(&game.position, word));
             words.extend(starting_with(["verbose"], word));
             words
         }
         ["moves", square] if Square::parse(square).is_some() => starting_with(["verbose"], word),
         ["moves", .., "verbose"] => starting_with(["fen"], word),
         ["go"] => starting_with(["perft"], word),
-        ["resign"] => starting_with(["white", "black"], word),
+        ["resign"] => starting_with(SIDES, word),
+        ["draw"] => starting_with(["offer", "accept", "decline"], word),
+        ["draw", "offer" | "accept" | "decline"] => starting_with(SIDES, word),
+        ["pgn"] => starting_with(["save"], word),
+        ["pgn", "save"] => paths(word),
         ["help"] => starting_with(KEYWORDS, word),
         ["setoption"] => starting_with(["name"], word),
         ["setoption", "name"] => starting_with_any_case(OPTIONS.iter().map(|o| o.name), word),
@@ -110,19 +191,18 @@ fn candidates(previous: &[&str], word: &str, snapshot: &Snapshot) -> Vec<String>
         ["position", "startpos"] => starting_with(["moves"], word),
         ["position", "fen"] => {
             // The current position's FEN, whole, as the usual start of a new one.
-            let fen = snapshot.position.fen();
-            if fen.starts_with(word) {
-                vec![fen]
-            } else {
-                Vec::new()
-            }
+            let fen = game.map(|game| game.position.fen());
+            starting_with(fen.as_deref(), word)
         }
         ["position", start @ ("startpos" | "fen"), rest @ ..] => {
-            in_position(start, rest, word, snapshot.next_mode)
+            in_position(start, rest, word, next_mode)
         }
         _ => Vec::new(),
     }
 }
+
+/// The sides a seat, a resignation or a draw offer names.
+const SIDES: [&str; 2] = ["white", "black"];
 
 /// Completion after `position startpos|fen ...`: `moves` after the FEN, then the legal
 /// moves of the position the moves typed so far lead to.
@@ -262,7 +342,9 @@ mod tests {
         assert_eq!(words("un", &start), ["undo"]);
         assert_eq!(words("s", &start), ["san", "setoption", "status", "stop"]);
         assert_eq!(words("de", &start), ["dests"]);
-        assert_eq!(words("", &start).len(), KEYWORDS.len());
+        // With the prefixes `game` and `if`.
+        assert_eq!(words("", &start).len(), KEYWORDS.len() + 2);
+        assert_eq!(words("g", &start), ["game", "games", "go"]);
     }
 
     #[test]
@@ -437,5 +519,66 @@ mod tests {
         assert_eq!(wo, [format!("{base}wood.pgn"), format!("{base}world.pgn")]);
         assert_eq!(hidden, [format!("{base}.hidden.pgn")]);
         assert!(words("position pgn /no/such/dir/x", &start).is_empty());
+    }
+
+    #[test]
+    fn game_completes_the_open_names_then_works_in_that_game() {
+        let three = snapshot_after(&[
+            "game g1 position startpos moves e4",
+            "game g2 position startpos",
+            "game h3 position startpos",
+        ]);
+        assert_eq!(words("game ", &three), ["g1", "g2", "h3"]);
+        assert_eq!(words("game g", &three), ["g1", "g2"]);
+        assert_eq!(words("@4 game h", &three), ["h3"]);
+        // Black is to move in g1, white in g2 and in the default game.
+        assert_eq!(
+            words("game g1 move N", &three),
+            ["Na6", "Nc6", "Nf6", "Nh6"]
+        );
+        assert_eq!(words("game g2 move N", &three), words("move N", &three));
+        assert_eq!(words("game g1 moves g", &three), ["g7", "g8"]);
+        // A game that is not open has no moves to offer.
+        assert!(words("game g9 move N", &three).is_empty());
+        assert_eq!(words("game g1 i", &three), ["if", "isready"]);
+        assert!(words("game g1 if 0 i", &three).contains(&"isready".to_string()));
+        assert!(!words("game g1 if 0 i", &three).contains(&"if".to_string()));
+    }
+
+    #[test]
+    fn if_offers_the_version_of_the_game_named() {
+        let played = snapshot_after(&["game g1 position startpos", "game g1 move e4", "move d4"]);
+        assert_eq!(words("game g1 if ", &played), ["1"]);
+        assert_eq!(words("if ", &played), ["1"]);
+        assert!(words("if 2", &played).is_empty());
+        assert!(words("game g2 if ", &played).is_empty());
+        assert_eq!(words("game g1 if 1 move e", &played), ["e5", "e6"]);
+        assert_eq!(words("if 1 un", &played), ["undo"]);
+    }
+
+    #[test]
+    fn draw_offers_and_seats_complete_their_words() {
+        let start = snapshot_after(&[]);
+        assert_eq!(words("draw ", &start), ["accept", "decline", "offer"]);
+        assert_eq!(words("draw o", &start), ["offer"]);
+        assert_eq!(words("draw offer w", &start), ["white"]);
+        assert_eq!(words("draw decline ", &start), ["black", "white"]);
+        assert_eq!(words("move e4 a", &start), ["as"]);
+        assert_eq!(words("move e4 as b", &start), ["black"]);
+        assert!(words("move e4 as white ", &start).is_empty());
+    }
+
+    #[test]
+    fn pgn_save_completes_file_paths() {
+        let dir = std::env::temp_dir().join(format!("arbiter-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("game.pgn"), "").unwrap();
+        let start = snapshot_after(&[]);
+        let base = format!("{}/", dir.display());
+        let found = words(&format!("pgn save {base}g"), &start);
+        let save = words("pgn s", &start);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found, [format!("{base}game.pgn")]);
+        assert_eq!(save, ["save"]);
     }
 }

@@ -14,6 +14,7 @@ pub mod board;
 pub mod command;
 pub mod completion;
 pub mod error;
+mod heap;
 pub mod help;
 pub mod job;
 pub mod json;

@@ -2,7 +2,6 @@
 //! for, and `if <version>`, the version it was decided on. `game` and `if` are reserved
 //! words at the start of a command, in that order.
 
-use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
@@ -13,7 +12,7 @@ pub const MAX_NAME: usize = 64;
 
 /// A game's name: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Kept inline, so that a
 /// line naming a game allocates nothing for it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Eq)]
 pub struct GameName {
     len: u8,
     bytes: [u8; MAX_NAME],
@@ -21,18 +20,22 @@ pub struct GameName {
 
 impl GameName {
     pub fn parse(text: &str) -> Result<GameName, ProtocolError> {
-        let fits = (1..=MAX_NAME).contains(&text.len())
-            && text
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'));
-        if !fits {
-            return Err(ProtocolError::BadArgument(format!(
+        GameName::from_bytes(text.as_bytes()).ok_or_else(|| {
+            ProtocolError::BadArgument(format!(
                 "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
-            )));
+            ))
+        })
+    }
+
+    /// The name those bytes spell, if they are one.
+    pub fn from_bytes(text: &[u8]) -> Option<GameName> {
+        let fits = (1..=MAX_NAME).contains(&text.len()) && text.iter().all(|&b| is_name_byte(b));
+        if !fits {
+            return None;
         }
         let mut bytes = [0; MAX_NAME];
-        bytes[..text.len()].copy_from_slice(text.as_bytes());
-        Ok(GameName {
+        bytes[..text.len()].copy_from_slice(text);
+        Some(GameName {
             len: text.len() as u8,
             bytes,
         })
@@ -40,14 +43,32 @@ impl GameName {
 
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored.
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
     }
 }
 
-/// Hashed as its text, as `Borrow<str>` requires: a map of names is searched by `&str`.
+/// Equal as texts: only the name's own bytes are compared (a map of many names then
+/// reads one cache line of a short name, not all 64 bytes).
+impl PartialEq for GameName {
+    fn eq(&self, other: &GameName) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+/// Whether a byte may be part of a game name.
+pub fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')
+}
+
+/// Hashed as its bytes, without the check `as_str` makes: every line that names a game
+/// hashes its name.
 impl Hash for GameName {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
+        state.write(self.as_bytes());
     }
 }
 
@@ -61,12 +82,6 @@ impl Ord for GameName {
 impl PartialOrd for GameName {
     fn partial_cmp(&self, other: &GameName) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
-    }
-}
-
-impl Borrow<str> for GameName {
-    fn borrow(&self) -> &str {
-        self.as_str()
     }
 }
 
@@ -105,6 +120,23 @@ impl<'a> Prefixed<'a> {
         // The usual line starts with its command: no prefix to look for.
         if !matches!(line.as_bytes().first(), Some(b'g' | b'i' | b' ' | b'\t')) {
             return Ok(prefixed);
+        }
+        // The usual line for a named game, `game <name> <command>` with one blank after
+        // `game` and the name, read at once; anything else (`if` after the name, other
+        // blanks, a bad name) goes the general way below.
+        if let Some(rest) = line.strip_prefix("game ") {
+            let bytes = rest.as_bytes();
+            let end = bytes.iter().position(|&b| !is_name_byte(b));
+            if let Some(end) = end.filter(|&end| bytes[end] == b' ') {
+                let text = rest.get(end..).unwrap_or("").trim_start();
+                if let (Some(name), false) =
+                    (GameName::from_bytes(&bytes[..end]), text.starts_with("if"))
+                {
+                    prefixed.game = Some(name);
+                    prefixed.text = text;
+                    return Ok(prefixed);
+                }
+            }
         }
         let (word, rest) = next_word(line);
         let (word, rest) = if word == "game" {
@@ -148,19 +180,30 @@ impl<'a> Prefixed<'a> {
 
 /// The first word of a text and what follows it, blanks before it skipped.
 fn next_word(text: &str) -> (&str, &str) {
-    // Command lines are ASCII: their blanks are found without decoding characters.
-    let blank = |b: &u8| *b == b' ' || (b'\t'..=b'\r').contains(b);
-    if text.is_ascii() {
-        let bytes = text.as_bytes();
-        let start = bytes.iter().position(|b| !blank(b)).unwrap_or(bytes.len());
-        let len = bytes[start..]
-            .iter()
-            .position(blank)
-            .unwrap_or(bytes.len() - start);
-        // Byte offsets of an ASCII text are character boundaries.
-        let word = text.get(start..start + len).unwrap_or("");
-        return (word, text.get(start + len..).unwrap_or(""));
+    // Command lines are ASCII: their blanks are found a byte at a time, looking no
+    // further than the word. A byte of a wider character (any above 0x7f) sends the
+    // text to the reading by characters, whose blanks include Unicode's.
+    let blank = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start < bytes.len() && blank(bytes[start]) {
+        start += 1;
     }
+    let mut end = start;
+    while end < bytes.len() && !blank(bytes[end]) {
+        if !bytes[end].is_ascii() {
+            return next_word_unicode(text);
+        }
+        end += 1;
+    }
+    // Before a non-ASCII byte, every offset is a character boundary.
+    match (text.get(start..end), text.get(end..)) {
+        (Some(word), Some(rest)) => (word, rest),
+        _ => next_word_unicode(text),
+    }
+}
+
+fn next_word_unicode(text: &str) -> (&str, &str) {
     let text = text.trim_start();
     let end = text.find(char::is_whitespace).unwrap_or(text.len());
     text.split_at(end)
@@ -194,11 +237,52 @@ mod tests {
     }
 
     #[test]
-    fn a_map_of_names_is_searched_by_text() {
+    fn a_map_of_names_finds_a_name_parsed_again() {
         let mut map = std::collections::HashMap::new();
         map.insert(GameName::parse("g1").unwrap(), 1);
-        assert_eq!(map.get("g1"), Some(&1));
-        assert_eq!(map.get("g2"), None);
+        let name = |text: &[u8]| GameName::from_bytes(text).unwrap();
+        assert_eq!(map.get(&name(b"g1")), Some(&1));
+        assert_eq!(map.get(&name(b"g2")), None);
+        assert_eq!(map.get(&name(b"g10")), None);
+    }
+
+    /// The quick reading of `game <name> <command>` agrees with the general one.
+    #[test]
+    fn game_prefixes_read_the_same_either_way() {
+        for line in [
+            "game g1 move e4",
+            "game g1  move e4",
+            "game g1 \tmove",
+            "game g1 if 3 move e4",
+            "game g1 ifx",
+            "game g1 if",
+            "game g1 ",
+            "game g1",
+            "game g1\tmove e4",
+            "game g1\u{2003}move",
+            "game g/1 move",
+            "game  g1 move",
+            "game g1 \u{2003}move",
+        ] {
+            let quick = Prefixed::split(line);
+            // Past the quick path: a leading blank sends the line the general way.
+            let general = format!(" {line}");
+            let general = Prefixed::split(&general).map(|p| (p.game, p.expected, p.text));
+            assert_eq!(
+                quick.map(|p| (p.game, p.expected, p.text)),
+                general,
+                "{line:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn words_end_at_unicode_blanks_too() {
+        assert_eq!(next_word("  game g1 move"), ("game", " g1 move"));
+        assert_eq!(next_word("\tif\u{2003}3"), ("if", "\u{2003}3"));
+        assert_eq!(next_word("é\u{2003}x"), ("é", "\u{2003}x"));
+        assert_eq!(next_word("ab\u{a0}c d"), ("ab", "\u{a0}c d"));
+        assert_eq!(next_word("   "), ("", ""));
     }
 
     #[test]
