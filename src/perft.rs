@@ -68,11 +68,31 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
 /// played (bulk counting), and inner nodes skip the key update that perft never reads.
 /// The stoppable walker answers `None` when the flag was raised before it finished.
 macro_rules! walker {
-    ($(#[$attr:meta])* $name:ident, $stoppable:ident) => {
+    ($(#[$attr:meta])* $name:ident, $leaf:ident, $stoppable:ident) => {
+        /// The last ply, counted: a function of its own, called straight from the plies
+        /// above without the walker's depth tests.
+        $(#[$attr])*
+        #[inline(never)]
+        fn $leaf(pos: &Position) -> u64 {
+            pos.count_legal_moves()
+        }
+
         $(#[$attr])*
         fn $name(pos: &Position, depth: u32) -> u64 {
-            if depth <= 1 {
-                return if depth == 1 { pos.count_legal_moves() } else { 1 };
+            if depth <= 2 {
+                return match depth {
+                    0 => 1,
+                    1 => $leaf(pos),
+                    _ => {
+                        let mut expand = Expand {
+                            pos,
+                            nodes: 0,
+                            below: |child: &Position| $leaf(child),
+                        };
+                        pos.generate(&mut expand);
+                        expand.nodes
+                    }
+                };
             }
             let mut expand = Expand {
                 pos,
@@ -103,7 +123,7 @@ macro_rules! walker {
     };
 }
 
-walker!(perft_portable, perft_portable_stoppable);
+walker!(perft_portable, count_portable, perft_portable_stoppable);
 
 // The generator's inner loops are popcounts and bit scans; the baseline x86-64 target
 // has no instructions for them, so a copy of the walker is compiled for CPUs that do and
@@ -112,6 +132,7 @@ walker!(
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     perft_bit_ops,
+    count_bit_ops,
     perft_bit_ops_stoppable
 );
 
