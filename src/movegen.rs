@@ -4,8 +4,9 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::magic;
 use crate::moves::{Move, MoveKind, MoveList, ShortList};
-use crate::position::{back_rank, Position};
+use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
 
@@ -126,6 +127,85 @@ fn square_at(index: i32) -> Option<Square> {
         .then(|| Square::from_index_wrapping(index as u32))
 }
 
+/// What castling needs, for a king and a rook on white's first rank (black's are the
+/// same mirrored onto the eighth, by a byte swap): the paths of every castling, read from a
+/// table rather than worked out at each node.
+#[derive(Clone, Copy)]
+struct CastlingPath {
+    /// The squares both pieces cross or land on, but their own: they must be empty.
+    clear: u64,
+    /// The king's squares after its own, its destination included: none may be attacked.
+    walk: u64,
+    /// The rank and files through `walk`, and its diagonals: an enemy slider that stands on
+    /// none of them cannot attack the walk.
+    straight: u64,
+    diagonal: u64,
+}
+
+/// The squares from file `a` to file `b` of the first rank, both included.
+const fn first_rank_span(a: u32, b: u32) -> u64 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    (1 << (high + 1)) - (1 << low)
+}
+
+const fn castling_path(king: u32, rook: u32) -> CastlingPath {
+    let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+    let pieces = 1 << king | 1 << rook;
+    // A king that does not move still has its square in the walk: the rook leaving may
+    // open a line onto it.
+    let walk = first_rank_span(king, king_to) & !(1 << king) | 1 << king_to;
+    let clear = (first_rank_span(king, king_to) | first_rank_span(rook, rook_to)) & !pieces;
+    let mut path = CastlingPath {
+        clear,
+        walk,
+        straight: 0,
+        diagonal: 0,
+    };
+    let mut file = 0;
+    while file < 8 {
+        if walk & 1 << file != 0 {
+            path.straight |= magic::ray_attacks(file, 0, &magic::ROOK_DIRECTIONS);
+            path.diagonal |= magic::ray_attacks(file, 0, &magic::BISHOP_DIRECTIONS);
+        }
+        file += 1;
+    }
+    path
+}
+
+/// By the files of king and rook.
+static CASTLING_PATHS: [[CastlingPath; 8]; 8] = {
+    let mut table = [[castling_path(0, 0); 8]; 8];
+    let mut king = 0;
+    while king < 8 {
+        let mut rook = 0;
+        while rook < 8 {
+            table[king][rook] = castling_path(king as u32, rook as u32);
+            rook += 1;
+        }
+        king += 1;
+    }
+    table
+};
+
+impl CastlingPath {
+    /// The path of castling with the king and the rook on these squares of the first
+    /// rank of the side (white when `WHITE`).
+    #[inline(always)]
+    fn of<const WHITE: bool>(king: Square, rook: Square) -> CastlingPath {
+        let path = CASTLING_PATHS[king.file().index()][rook.file().index()];
+        if WHITE {
+            path
+        } else {
+            CastlingPath {
+                clear: path.clear.swap_bytes(),
+                walk: path.walk.swap_bytes(),
+                straight: path.straight.swap_bytes(),
+                diagonal: path.diagonal.swap_bytes(),
+            }
+        }
+    }
+}
+
 /// Keeps only the moves to one square (and castling, when asked): reading a move from
 /// text needs the few moves that could match it, not the whole list.
 pub(crate) struct ToSquare {
@@ -228,12 +308,20 @@ impl Position {
         let king = self.king(us);
         let checkers = self.attackers_seen_first(king, theirs, occupied);
 
+        // What the enemy's pawns, knights and king cover, which castling reads too.
+        let candidates = attacks::king_attacks(king) & !ours;
+        let cover = if candidates.is_nonempty() {
+            self.leaper_cover::<WHITE>()
+        } else {
+            Bitboard::EMPTY
+        };
+
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
         sink.piece(
             Role::King,
             king,
-            self.king_targets::<WHITE>(king, ours, occupied),
+            self.king_targets::<WHITE>(king, candidates & !cover, occupied),
         );
 
         if checkers.has_more_than_one() {
@@ -275,37 +363,73 @@ impl Position {
 
         self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
         if checkers.is_empty() {
-            self.generate_castling::<S, WHITE>(sink, king);
+            self.generate_castling::<S, WHITE>(sink, king, occupied, candidates, cover);
         }
     }
 
-    /// The king's safe targets: first everything the enemy's pawns, knights and king
-    /// cover is struck off set-wise, then each remaining square is tested against sliders
-    /// with the king lifted off the board (so a ray through its square counts).
+    /// Castling, out of check. `cover` is the enemy's leaper cover when the king has
+    /// `candidates`, which a clear castling path always gives it in standard chess.
     #[inline(always)]
-    fn king_targets<const WHITE: bool>(
+    fn generate_castling<S: Sink, const WHITE: bool>(
         &self,
+        sink: &mut S,
         king: Square,
-        ours: Bitboard,
         occupied: Bitboard,
-    ) -> Bitboard {
-        let mut candidates = attacks::king_attacks(king) & !ours;
-        if candidates.is_empty() {
-            return candidates;
+        candidates: Bitboard,
+        cover: Bitboard,
+    ) {
+        let rooks = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
+        if rooks.is_empty() {
+            // Said outright: otherwise the loop's set-up is hoisted above its first test.
+            return;
         }
+        for rook in rooks {
+            let path = CastlingPath::of::<WHITE>(king, rook);
+            if (Bitboard(path.clear) & occupied).is_nonempty() {
+                continue;
+            }
+            let cover = if candidates.is_empty() {
+                self.leaper_cover::<WHITE>()
+            } else {
+                cover
+            };
+            if self.is_castling_safe::<WHITE>(king, rook, &path, cover) {
+                sink.single(Move::new(king, rook, MoveKind::Castle));
+            }
+        }
+    }
+
+    /// The squares the enemy's pawns, knights and king attack.
+    #[inline(always)]
+    fn leaper_cover<const WHITE: bool>(&self) -> Bitboard {
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);
         let their_pawns = self.by_role(Role::Pawn) & theirs;
-        let pawn_cover = match them {
+        let mut cover = match them {
             Color::White => shift(their_pawns & NOT_FILE_A, 7) | shift(their_pawns & NOT_FILE_H, 9),
             Color::Black => {
                 shift(their_pawns & NOT_FILE_A, -9) | shift(their_pawns & NOT_FILE_H, -7)
             }
         };
-        candidates &= !pawn_cover & !attacks::king_attacks(self.king(them));
+        cover |= attacks::king_attacks(self.king(them));
         for knight in self.by_role(Role::Knight) & theirs {
-            candidates &= !attacks::knight_attacks(knight);
+            cover |= attacks::knight_attacks(knight);
         }
+        cover
+    }
+
+    /// The king's safe targets among `candidates` (its targets that no enemy pawn, knight
+    /// or king covers): each is tested against sliders with the king lifted off the
+    /// board (so a ray through its square counts).
+    #[inline(always)]
+    fn king_targets<const WHITE: bool>(
+        &self,
+        king: Square,
+        candidates: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color(them);
         let without_king = occupied.without(king);
         let rooks = self.rooks_queens() & theirs;
         let bishops = self.bishops_queens() & theirs;
@@ -395,19 +519,37 @@ impl Position {
         }
     }
 
+    /// Whether castling with the rook on `rook`, its path clear and the king not in check,
+    /// leaves no square of the king's walk attacked (`cover`: what the enemy's pawns,
+    /// knights and king attack). Sliders are looked at only when one stands on a line
+    /// through the walk, with king and rook lifted off the board (a Chess960 king or rook
+    /// can shield a square until it moves).
     #[inline(always)]
-    fn generate_castling<S: Sink, const WHITE: bool>(&self, sink: &mut S, king: Square) {
-        let us = if WHITE { Color::White } else { Color::Black };
-        let rank = back_rank(us);
-        let rooks = self.castling & Bitboard::rank(rank);
-        if rooks.is_empty() {
-            return;
+    fn is_castling_safe<const WHITE: bool>(
+        &self,
+        king: Square,
+        rook: Square,
+        path: &CastlingPath,
+        cover: Bitboard,
+    ) -> bool {
+        let walk = Bitboard(path.walk);
+        if (walk & cover).is_nonempty() {
+            return false;
         }
-        for rook in rooks {
-            if self.is_castling_legal(king, rook) {
-                sink.single(Move::new(king, rook, MoveKind::Castle));
-            }
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color(them);
+        let straight = self.rooks_queens() & theirs;
+        let diagonal = self.bishops_queens() & theirs;
+        if (Bitboard(path.straight) & straight).is_empty()
+            && (Bitboard(path.diagonal) & diagonal).is_empty()
+        {
+            return true;
         }
+        let lifted = self.occupied().without(king).without(rook);
+        walk.into_iter().all(|sq| {
+            self.slider_attackers(sq, straight, diagonal, lifted)
+                .is_empty()
+        })
     }
 
     /// Where king and rook end up when the king castles with the rook on `rook`.
@@ -456,11 +598,6 @@ impl Position {
             }
         }
         None
-    }
-
-    #[inline(always)]
-    fn is_castling_legal(&self, king: Square, rook: Square) -> bool {
-        !self.is_castling_blocked(king, rook) && self.castling_attacked_square(king, rook).is_none()
     }
 
     /// All legal moves.
@@ -928,6 +1065,42 @@ mod tests {
             }
         }
         assert!(ep_squares > 100, "only {ep_squares} en-passant squares");
+    }
+
+    /// The castling table holds, for every king and rook of either side, the squares
+    /// that `castling_targets` and `between` give.
+    #[test]
+    fn castling_paths_match_the_geometry() {
+        for rank in [Rank::FIRST, Rank::EIGHTH] {
+            for king_file in File::ALL {
+                for rook_file in File::ALL.into_iter().filter(|&f| f != king_file) {
+                    let king = Square::from_coords(king_file, rank);
+                    let rook = Square::from_coords(rook_file, rank);
+                    let (king_to, rook_to) = Position::castling_targets(king, rook);
+                    let walk = attacks::between(king, king_to).with(king_to);
+                    let clear = (walk | attacks::between(rook, rook_to).with(rook_to))
+                        .without(king)
+                        .without(rook);
+                    let path = if rank == Rank::FIRST {
+                        CastlingPath::of::<true>(king, rook)
+                    } else {
+                        CastlingPath::of::<false>(king, rook)
+                    };
+                    assert_eq!(Bitboard(path.walk), walk, "{king} {rook}");
+                    assert_eq!(Bitboard(path.clear), clear, "{king} {rook}");
+                    for sq in walk {
+                        assert_eq!(
+                            Bitboard(path.straight) & attacks::rook_rays(sq),
+                            attacks::rook_rays(sq)
+                        );
+                        assert_eq!(
+                            Bitboard(path.diagonal) & attacks::bishop_rays(sq),
+                            attacks::bishop_rays(sq)
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
