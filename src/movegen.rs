@@ -419,8 +419,8 @@ impl Position {
     }
 
     /// The king's safe targets among `candidates` (its targets that no enemy pawn, knight
-    /// or king covers): each is tested against sliders with the king lifted off the
-    /// board (so a ray through its square counts).
+    /// or king covers), tested against sliders with the king lifted off the board (so a
+    /// ray through its square counts).
     #[inline(always)]
     fn king_targets<const WHITE: bool>(
         &self,
@@ -428,11 +428,35 @@ impl Position {
         candidates: Bitboard,
         occupied: Bitboard,
     ) -> Bitboard {
+        if candidates.is_empty() {
+            return candidates;
+        }
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);
         let without_king = occupied.without(king);
         let rooks = self.rooks_queens() & theirs;
         let bishops = self.bishops_queens() & theirs;
+        let sliders = rooks | bishops;
+        if !Bitboard(sliders.0 & sliders.0.wrapping_sub(1)).has_more_than_one()
+            && candidates.has_more_than_one()
+        {
+            // Two sliders at most and an open king (an endgame): the attacks of each
+            // slider aimed at the king's surroundings, rather than a test per square.
+            let mut attacked = Bitboard::EMPTY;
+            for rook in rooks {
+                if (attacks::rook_rays(rook) & candidates).is_nonempty() {
+                    attacked |= attacks::rook_attacks(rook, without_king);
+                }
+            }
+            for bishop in bishops {
+                if (attacks::bishop_rays(bishop) & candidates).is_nonempty() {
+                    attacked |= attacks::bishop_attacks(bishop, without_king);
+                }
+            }
+            return candidates & !attacked;
+        }
+        // Otherwise a test per square, each looking up only the kinds of slider that
+        // stand on one of its lines, which most often none does.
         let mut safe = Bitboard::EMPTY;
         for to in candidates {
             if self
