@@ -127,6 +127,16 @@ fn square_at(index: i32) -> Option<Square> {
         .then(|| Square::from_index_wrapping(index as u32))
 }
 
+/// See `Position::check_info`.
+pub(crate) struct CheckInfo {
+    /// The enemy king.
+    king: Square,
+    /// By role: the squares from which a piece of ours would attack the enemy king.
+    squares: [Bitboard; 6],
+    /// Our pieces standing alone between the enemy king and one of our sliders.
+    discoverers: Bitboard,
+}
+
 /// What castling needs, for a king and a rook on white's first rank (black's are the
 /// same mirrored onto the eighth, by a byte swap): the paths of every castling, read from a
 /// table rather than worked out at each node.
@@ -291,22 +301,107 @@ impl Position {
     /// Generates every legal move into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_given(sink, self.checkers_seen_first());
+    }
+
+    /// Generates every legal move into `sink`, given the pieces that check the side to
+    /// move (perft works them out from the move that led here).
+    #[inline(always)]
+    pub(crate) fn generate_given<S: Sink>(&self, sink: &mut S, checkers: Bitboard) {
         // One copy per side to move, so pawn directions and ranks are constants.
         match self.turn {
-            Color::White => self.generate_for::<S, true>(sink),
-            Color::Black => self.generate_for::<S, false>(sink),
+            Color::White => self.generate_for::<S, true>(sink, checkers),
+            Color::Black => self.generate_for::<S, false>(sink, checkers),
         }
     }
 
+    /// The pieces that check the side to move: `checkers` with the slider lookups made
+    /// only when needed.
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+    pub(crate) fn checkers_seen_first(&self) -> Bitboard {
+        let us = self.turn;
+        self.attackers_seen_first(self.king(us), self.by_color(us.other()), self.occupied())
+    }
+
+    /// What tells, move by move, whether a move of the side to move checks: the squares
+    /// from which each kind of piece would attack the enemy king, and the pieces whose
+    /// leaving a line uncovers one of our sliders aimed at it.
+    #[inline(always)]
+    pub(crate) fn check_info(&self) -> CheckInfo {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let king = self.king(them);
+        let occupied = ours | theirs;
+        let bishop = attacks::bishop_attacks(king, occupied);
+        let rook = attacks::rook_attacks(king, occupied);
+        // Our sliders that would see the king through our own pieces only.
+        let snipers = self.slider_attackers(
+            king,
+            self.rooks_queens() & ours,
+            self.bishops_queens() & ours,
+            theirs,
+        );
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                discoverers |= blockers;
+            }
+        }
+        CheckInfo {
+            king,
+            squares: [
+                attacks::pawn_attacks(them, king),
+                attacks::knight_attacks(king),
+                bishop,
+                rook,
+                bishop | rook,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+        }
+    }
+
+    /// The pieces that check the side to move in `child`, the position after an ordinary
+    /// move (not castling, en passant or a promotion) of a `role` piece from `from` to
+    /// `to` here. A slider's check squares seen from the king are exact although `from`
+    /// empties: a slider leaving a line through the king along that line was blocked
+    /// from the king before (the king was not in check), and stays so.
+    #[inline(always)]
+    pub(crate) fn checkers_after(
+        &self,
+        info: &CheckInfo,
+        child: &Position,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> Bitboard {
+        let mut checkers = Bitboard::EMPTY;
+        if info.squares[role.index()].contains(to) {
+            checkers = checkers.with(to);
+        }
+        if info.discoverers.contains(from) && !attacks::line(info.king, from).contains(to) {
+            let ours = child.by_color(self.turn);
+            checkers |= child.slider_attackers(
+                info.king,
+                child.rooks_queens() & ours,
+                child.bishops_queens() & ours,
+                child.occupied(),
+            );
+        }
+        checkers
+    }
+
+    #[inline(always)]
+    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S, checkers: Bitboard) {
         let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
         let occupied = ours | theirs;
         let king = self.king(us);
-        let checkers = self.attackers_seen_first(king, theirs, occupied);
 
         // What the enemy's pawns, knights and king cover, which castling reads too.
         let candidates = attacks::king_attacks(king) & !ours;
@@ -634,8 +729,14 @@ impl Position {
     /// The number of legal moves, without listing them.
     #[inline(always)]
     pub fn count_legal_moves(&self) -> u64 {
+        self.count_legal_moves_given(self.checkers_seen_first())
+    }
+
+    /// The number of legal moves, given the pieces that check the side to move.
+    #[inline(always)]
+    pub(crate) fn count_legal_moves_given(&self, checkers: Bitboard) -> u64 {
         let mut counter = Counter(0);
-        self.generate(&mut counter);
+        self.generate_given(&mut counter, checkers);
         counter.0
     }
 
