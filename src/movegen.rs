@@ -146,10 +146,25 @@ struct CastlingPath {
     clear: u64,
     /// The king's squares after its own, its destination included: none may be attacked.
     walk: u64,
-    /// The rank and files through `walk`, and its diagonals: an enemy slider that stands on
-    /// none of them cannot attack the walk.
+    /// The squares of `walk` beside the king, when the rook stands in a corner: the king's
+    /// own targets were tested the same way (king lifted; a rook in the corner shields
+    /// nothing), so castling can read that test. Empty for an inner Chess960 rook, which
+    /// may shield such a square until it moves.
+    near: u64,
+    /// The rank and files through `walk` but `near`, and its diagonals: an enemy slider
+    /// that stands on none of them cannot attack these squares.
     straight: u64,
     diagonal: u64,
+}
+
+/// What the king's own move generation found, which castling reads.
+struct Known {
+    /// The king's targets not held by our own pieces.
+    candidates: Bitboard,
+    /// The squares the enemy's pawns, knights and king attack.
+    cover: Bitboard,
+    /// The king's safe targets.
+    safe: Bitboard,
 }
 
 /// The squares from file `a` to file `b` of the first rank, both included.
@@ -165,15 +180,22 @@ const fn castling_path(king: u32, rook: u32) -> CastlingPath {
     // open a line onto it.
     let walk = first_rank_span(king, king_to) & !(1 << king) | 1 << king_to;
     let clear = (first_rank_span(king, king_to) | first_rank_span(rook, rook_to)) & !pieces;
+    let beside = (1 << king >> 1 | 1 << king << 1) & 0xff;
+    let near = if rook == 0 || rook == 7 {
+        walk & beside
+    } else {
+        0
+    };
     let mut path = CastlingPath {
         clear,
         walk,
+        near,
         straight: 0,
         diagonal: 0,
     };
     let mut file = 0;
     while file < 8 {
-        if walk & 1 << file != 0 {
+        if (walk & !near) & 1 << file != 0 {
             path.straight |= magic::ray_attacks(file, 0, &magic::ROOK_DIRECTIONS);
             path.diagonal |= magic::ray_attacks(file, 0, &magic::BISHOP_DIRECTIONS);
         }
@@ -209,6 +231,7 @@ impl CastlingPath {
             CastlingPath {
                 clear: path.clear.swap_bytes(),
                 walk: path.walk.swap_bytes(),
+                near: path.near.swap_bytes(),
                 straight: path.straight.swap_bytes(),
                 diagonal: path.diagonal.swap_bytes(),
             }
@@ -405,7 +428,8 @@ impl Position {
 
         // What the enemy's pawns, knights and king cover, which castling reads too.
         let candidates = attacks::king_attacks(king) & !ours;
-        let cover = if candidates.is_nonempty() {
+        let castles = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
+        let cover = if (candidates | castles).is_nonempty() {
             self.leaper_cover::<WHITE>()
         } else {
             Bitboard::EMPTY
@@ -413,11 +437,8 @@ impl Position {
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        sink.piece(
-            Role::King,
-            king,
-            self.king_targets::<WHITE>(king, candidates & !cover, occupied),
-        );
+        let safe = self.king_targets::<WHITE>(king, candidates & !cover, occupied);
+        sink.piece(Role::King, king, safe);
 
         if checkers.has_more_than_one() {
             return;
@@ -458,37 +479,35 @@ impl Position {
 
         self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
         if checkers.is_empty() {
-            self.generate_castling::<S, WHITE>(sink, king, occupied, candidates, cover);
+            let known = Known {
+                candidates,
+                cover,
+                safe,
+            };
+            self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known);
         }
     }
 
-    /// Castling, out of check. `cover` is the enemy's leaper cover when the king has
-    /// `candidates`, which a clear castling path always gives it in standard chess.
+    /// Castling with the rooks `castles`, out of check.
     #[inline(always)]
     fn generate_castling<S: Sink, const WHITE: bool>(
         &self,
         sink: &mut S,
         king: Square,
+        castles: Bitboard,
         occupied: Bitboard,
-        candidates: Bitboard,
-        cover: Bitboard,
+        known: &Known,
     ) {
-        let rooks = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
-        if rooks.is_empty() {
+        if castles.is_empty() {
             // Said outright: otherwise the loop's set-up is hoisted above its first test.
             return;
         }
-        for rook in rooks {
+        for rook in castles {
             let path = CastlingPath::of::<WHITE>(king, rook);
             if (Bitboard(path.clear) & occupied).is_nonempty() {
                 continue;
             }
-            let cover = if candidates.is_empty() {
-                self.leaper_cover::<WHITE>()
-            } else {
-                cover
-            };
-            if self.is_castling_safe::<WHITE>(king, rook, &path, cover) {
+            if self.is_castling_safe::<WHITE>(king, rook, &path, known) {
                 sink.single(Move::new(king, rook, MoveKind::Castle));
             }
         }
@@ -649,10 +668,15 @@ impl Position {
         king: Square,
         rook: Square,
         path: &CastlingPath,
-        cover: Bitboard,
+        known: &Known,
     ) -> bool {
-        let walk = Bitboard(path.walk);
-        if (walk & cover).is_nonempty() {
+        // The squares beside the king that were among its own targets were tested then.
+        let near = Bitboard(path.near) & known.candidates;
+        if (near & !known.safe).is_nonempty() {
+            return false;
+        }
+        let walk = Bitboard(path.walk) & !near;
+        if (walk & known.cover).is_nonempty() {
             return false;
         }
         let them = if WHITE { Color::Black } else { Color::White };
@@ -1213,7 +1237,11 @@ mod tests {
                     };
                     assert_eq!(Bitboard(path.walk), walk, "{king} {rook}");
                     assert_eq!(Bitboard(path.clear), clear, "{king} {rook}");
-                    for sq in walk {
+                    let corner = rook_file == File::A || rook_file == File::H;
+                    let beside = attacks::king_attacks(king) & walk;
+                    let near = if corner { beside } else { Bitboard::EMPTY };
+                    assert_eq!(Bitboard(path.near), near, "{king} {rook}");
+                    for sq in walk & !near {
                         assert_eq!(
                             Bitboard(path.straight) & attacks::rook_rays(sq),
                             attacks::rook_rays(sq)
@@ -1226,6 +1254,19 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A Chess960 rook that shields the king's destination from an enemy rook behind it
+    /// cannot castle: the square next to the king was safe only while the rook stood
+    /// there. With the enemy rook gone, the same castling is legal.
+    #[test]
+    fn an_inner_rook_shielding_the_walk_cannot_castle() {
+        let castles = |fen: &str| {
+            let pos = Position::from_fen(fen).expect("legal");
+            pos.legal_moves().iter().filter(|m| m.is_castle()).count()
+        };
+        assert_eq!(castles("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1"), 0);
+        assert_eq!(castles("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1"), 1);
     }
 
     #[test]
