@@ -15,8 +15,8 @@ struct Magic {
     shift: u32,
 }
 
-const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub(crate) const ROOK_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+pub(crate) const BISHOP_DIRECTIONS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// Attacks of a slider on `sq` by walking each ray until the first occupied square.
 pub(crate) const fn ray_attacks(sq: usize, occupied: u64, directions: &[(i32, i32); 4]) -> u64 {

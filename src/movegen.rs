@@ -4,8 +4,9 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
+use crate::magic;
 use crate::moves::{Move, MoveKind, MoveList, ShortList};
-use crate::position::{back_rank, Position};
+use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
 
@@ -126,6 +127,118 @@ fn square_at(index: i32) -> Option<Square> {
         .then(|| Square::from_index_wrapping(index as u32))
 }
 
+/// See `Position::check_info`.
+pub(crate) struct CheckInfo {
+    /// The enemy king.
+    king: Square,
+    /// By role: the squares from which a piece of ours would attack the enemy king.
+    squares: [Bitboard; 6],
+    /// Our pieces standing alone between the enemy king and one of our sliders.
+    discoverers: Bitboard,
+}
+
+/// What castling needs, for a king and a rook on white's first rank (black's are the
+/// same mirrored onto the eighth, by a byte swap): the paths of every castling, read from a
+/// table rather than worked out at each node.
+#[derive(Clone, Copy)]
+struct CastlingPath {
+    /// The squares both pieces cross or land on, but their own: they must be empty.
+    clear: u64,
+    /// The king's squares after its own, its destination included: none may be attacked.
+    walk: u64,
+    /// The squares of `walk` beside the king, when the rook stands in a corner: the king's
+    /// own targets were tested the same way (king lifted; a rook in the corner shields
+    /// nothing), so castling can read that test. Empty for an inner Chess960 rook, which
+    /// may shield such a square until it moves.
+    near: u64,
+    /// The rank and files through `walk` but `near`, and its diagonals: an enemy slider
+    /// that stands on none of them cannot attack these squares.
+    straight: u64,
+    diagonal: u64,
+}
+
+/// What the king's own move generation found, which castling reads.
+struct Known {
+    /// The king's targets not held by our own pieces.
+    candidates: Bitboard,
+    /// The squares the enemy's pawns, knights and king attack.
+    cover: Bitboard,
+    /// The king's safe targets.
+    safe: Bitboard,
+}
+
+/// The squares from file `a` to file `b` of the first rank, both included.
+const fn first_rank_span(a: u32, b: u32) -> u64 {
+    let (low, high) = if a < b { (a, b) } else { (b, a) };
+    (1 << (high + 1)) - (1 << low)
+}
+
+const fn castling_path(king: u32, rook: u32) -> CastlingPath {
+    let (king_to, rook_to) = if rook > king { (6, 5) } else { (2, 3) };
+    let pieces = 1 << king | 1 << rook;
+    // A king that does not move still has its square in the walk: the rook leaving may
+    // open a line onto it.
+    let walk = first_rank_span(king, king_to) & !(1 << king) | 1 << king_to;
+    let clear = (first_rank_span(king, king_to) | first_rank_span(rook, rook_to)) & !pieces;
+    let beside = (1 << king >> 1 | 1 << king << 1) & 0xff;
+    let near = if rook == 0 || rook == 7 {
+        walk & beside
+    } else {
+        0
+    };
+    let mut path = CastlingPath {
+        clear,
+        walk,
+        near,
+        straight: 0,
+        diagonal: 0,
+    };
+    let mut file = 0;
+    while file < 8 {
+        if (walk & !near) & 1 << file != 0 {
+            path.straight |= magic::ray_attacks(file, 0, &magic::ROOK_DIRECTIONS);
+            path.diagonal |= magic::ray_attacks(file, 0, &magic::BISHOP_DIRECTIONS);
+        }
+        file += 1;
+    }
+    path
+}
+
+/// By the files of king and rook.
+static CASTLING_PATHS: [[CastlingPath; 8]; 8] = {
+    let mut table = [[castling_path(0, 0); 8]; 8];
+    let mut king = 0;
+    while king < 8 {
+        let mut rook = 0;
+        while rook < 8 {
+            table[king][rook] = castling_path(king as u32, rook as u32);
+            rook += 1;
+        }
+        king += 1;
+    }
+    table
+};
+
+impl CastlingPath {
+    /// The path of castling with the king and the rook on these squares of the first
+    /// rank of the side (white when `WHITE`).
+    #[inline(always)]
+    fn of<const WHITE: bool>(king: Square, rook: Square) -> CastlingPath {
+        let path = CASTLING_PATHS[king.file().index()][rook.file().index()];
+        if WHITE {
+            path
+        } else {
+            CastlingPath {
+                clear: path.clear.swap_bytes(),
+                walk: path.walk.swap_bytes(),
+                near: path.near.swap_bytes(),
+                straight: path.straight.swap_bytes(),
+                diagonal: path.diagonal.swap_bytes(),
+            }
+        }
+    }
+}
+
 /// Keeps only the moves to one square (and castling, when asked): reading a move from
 /// text needs the few moves that could match it, not the whole list.
 pub(crate) struct ToSquare {
@@ -211,30 +324,121 @@ impl Position {
     /// Generates every legal move into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        self.generate_given(sink, self.checkers_seen_first());
+    }
+
+    /// Generates every legal move into `sink`, given the pieces that check the side to
+    /// move (perft works them out from the move that led here).
+    #[inline(always)]
+    pub(crate) fn generate_given<S: Sink>(&self, sink: &mut S, checkers: Bitboard) {
         // One copy per side to move, so pawn directions and ranks are constants.
         match self.turn {
-            Color::White => self.generate_for::<S, true>(sink),
-            Color::Black => self.generate_for::<S, false>(sink),
+            Color::White => self.generate_for::<S, true>(sink, checkers),
+            Color::Black => self.generate_for::<S, false>(sink, checkers),
         }
     }
 
+    /// The pieces that check the side to move: `checkers` with the slider lookups made
+    /// only when needed.
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+    pub(crate) fn checkers_seen_first(&self) -> Bitboard {
+        let us = self.turn;
+        self.attackers_seen_first(self.king(us), self.by_color(us.other()), self.occupied())
+    }
+
+    /// What tells, move by move, whether a move of the side to move checks: the squares
+    /// from which each kind of piece would attack the enemy king, and the pieces whose
+    /// leaving a line uncovers one of our sliders aimed at it.
+    #[inline(always)]
+    pub(crate) fn check_info(&self) -> CheckInfo {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let king = self.king(them);
+        let occupied = ours | theirs;
+        let bishop = attacks::bishop_attacks(king, occupied);
+        let rook = attacks::rook_attacks(king, occupied);
+        // Our sliders that would see the king through our own pieces only.
+        let snipers = self.slider_attackers(
+            king,
+            self.rooks_queens() & ours,
+            self.bishops_queens() & ours,
+            theirs,
+        );
+        let mut discoverers = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                discoverers |= blockers;
+            }
+        }
+        CheckInfo {
+            king,
+            squares: [
+                attacks::pawn_attacks(them, king),
+                attacks::knight_attacks(king),
+                bishop,
+                rook,
+                bishop | rook,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+        }
+    }
+
+    /// The pieces that check the side to move in `child`, the position after an ordinary
+    /// move (not castling, en passant or a promotion) of a `role` piece from `from` to
+    /// `to` here. A slider's check squares seen from the king are exact although `from`
+    /// empties: a slider leaving a line through the king along that line was blocked
+    /// from the king before (the king was not in check), and stays so.
+    #[inline(always)]
+    pub(crate) fn checkers_after(
+        &self,
+        info: &CheckInfo,
+        child: &Position,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> Bitboard {
+        let mut checkers = Bitboard::EMPTY;
+        if info.squares[role.index()].contains(to) {
+            checkers = checkers.with(to);
+        }
+        if info.discoverers.contains(from) && !attacks::line(info.king, from).contains(to) {
+            let ours = child.by_color(self.turn);
+            checkers |= child.slider_attackers(
+                info.king,
+                child.rooks_queens() & ours,
+                child.bishops_queens() & ours,
+                child.occupied(),
+            );
+        }
+        checkers
+    }
+
+    #[inline(always)]
+    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S, checkers: Bitboard) {
         let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
         let ours = self.by_color(us);
         let theirs = self.by_color(them);
         let occupied = ours | theirs;
         let king = self.king(us);
-        let checkers = self.attackers_seen_first(king, theirs, occupied);
+
+        // What the enemy's pawns, knights and king cover, which castling reads too.
+        let candidates = attacks::king_attacks(king) & !ours;
+        let castles = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
+        let cover = if (candidates | castles).is_nonempty() {
+            self.leaper_cover::<WHITE>()
+        } else {
+            Bitboard::EMPTY
+        };
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        sink.piece(
-            Role::King,
-            king,
-            self.king_targets::<WHITE>(king, ours, occupied),
-        );
+        let safe = self.king_targets::<WHITE>(king, candidates & !cover, occupied);
+        sink.piece(Role::King, king, safe);
 
         if checkers.has_more_than_one() {
             return;
@@ -275,40 +479,98 @@ impl Position {
 
         self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
         if checkers.is_empty() {
-            self.generate_castling::<S, WHITE>(sink, king);
+            let known = Known {
+                candidates,
+                cover,
+                safe,
+            };
+            self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known);
         }
     }
 
-    /// The king's safe targets: first everything the enemy's pawns, knights and king
-    /// cover is struck off set-wise, then each remaining square is tested against sliders
-    /// with the king lifted off the board (so a ray through its square counts).
+    /// Castling with the rooks `castles`, out of check.
     #[inline(always)]
-    fn king_targets<const WHITE: bool>(
+    fn generate_castling<S: Sink, const WHITE: bool>(
         &self,
+        sink: &mut S,
         king: Square,
-        ours: Bitboard,
+        castles: Bitboard,
         occupied: Bitboard,
-    ) -> Bitboard {
-        let mut candidates = attacks::king_attacks(king) & !ours;
-        if candidates.is_empty() {
-            return candidates;
+        known: &Known,
+    ) {
+        if castles.is_empty() {
+            // Said outright: otherwise the loop's set-up is hoisted above its first test.
+            return;
         }
+        for rook in castles {
+            let path = CastlingPath::of::<WHITE>(king, rook);
+            if (Bitboard(path.clear) & occupied).is_nonempty() {
+                continue;
+            }
+            if self.is_castling_safe::<WHITE>(king, rook, &path, known) {
+                sink.single(Move::new(king, rook, MoveKind::Castle));
+            }
+        }
+    }
+
+    /// The squares the enemy's pawns, knights and king attack.
+    #[inline(always)]
+    fn leaper_cover<const WHITE: bool>(&self) -> Bitboard {
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);
         let their_pawns = self.by_role(Role::Pawn) & theirs;
-        let pawn_cover = match them {
+        let mut cover = match them {
             Color::White => shift(their_pawns & NOT_FILE_A, 7) | shift(their_pawns & NOT_FILE_H, 9),
             Color::Black => {
                 shift(their_pawns & NOT_FILE_A, -9) | shift(their_pawns & NOT_FILE_H, -7)
             }
         };
-        candidates &= !pawn_cover & !attacks::king_attacks(self.king(them));
+        cover |= attacks::king_attacks(self.king(them));
         for knight in self.by_role(Role::Knight) & theirs {
-            candidates &= !attacks::knight_attacks(knight);
+            cover |= attacks::knight_attacks(knight);
         }
+        cover
+    }
+
+    /// The king's safe targets among `candidates` (its targets that no enemy pawn, knight
+    /// or king covers), tested against sliders with the king lifted off the board (so a
+    /// ray through its square counts).
+    #[inline(always)]
+    fn king_targets<const WHITE: bool>(
+        &self,
+        king: Square,
+        candidates: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
+        if candidates.is_empty() {
+            return candidates;
+        }
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color(them);
         let without_king = occupied.without(king);
         let rooks = self.rooks_queens() & theirs;
         let bishops = self.bishops_queens() & theirs;
+        let sliders = rooks | bishops;
+        if !Bitboard(sliders.0 & sliders.0.wrapping_sub(1)).has_more_than_one()
+            && candidates.has_more_than_one()
+        {
+            // Two sliders at most and an open king (an endgame): the attacks of each
+            // slider aimed at the king's surroundings, rather than a test per square.
+            let mut attacked = Bitboard::EMPTY;
+            for rook in rooks {
+                if (attacks::rook_rays(rook) & candidates).is_nonempty() {
+                    attacked |= attacks::rook_attacks(rook, without_king);
+                }
+            }
+            for bishop in bishops {
+                if (attacks::bishop_rays(bishop) & candidates).is_nonempty() {
+                    attacked |= attacks::bishop_attacks(bishop, without_king);
+                }
+            }
+            return candidates & !attacked;
+        }
+        // Otherwise a test per square, each looking up only the kinds of slider that
+        // stand on one of its lines, which most often none does.
         let mut safe = Bitboard::EMPTY;
         for to in candidates {
             if self
@@ -395,19 +657,42 @@ impl Position {
         }
     }
 
+    /// Whether castling with the rook on `rook`, its path clear and the king not in check,
+    /// leaves no square of the king's walk attacked (`cover`: what the enemy's pawns,
+    /// knights and king attack). Sliders are looked at only when one stands on a line
+    /// through the walk, with king and rook lifted off the board (a Chess960 king or rook
+    /// can shield a square until it moves).
     #[inline(always)]
-    fn generate_castling<S: Sink, const WHITE: bool>(&self, sink: &mut S, king: Square) {
-        let us = if WHITE { Color::White } else { Color::Black };
-        let rank = back_rank(us);
-        let rooks = self.castling & Bitboard::rank(rank);
-        if rooks.is_empty() {
-            return;
+    fn is_castling_safe<const WHITE: bool>(
+        &self,
+        king: Square,
+        rook: Square,
+        path: &CastlingPath,
+        known: &Known,
+    ) -> bool {
+        // The squares beside the king that were among its own targets were tested then.
+        let near = Bitboard(path.near) & known.candidates;
+        if (near & !known.safe).is_nonempty() {
+            return false;
         }
-        for rook in rooks {
-            if self.is_castling_legal(king, rook) {
-                sink.single(Move::new(king, rook, MoveKind::Castle));
-            }
+        let walk = Bitboard(path.walk) & !near;
+        if (walk & known.cover).is_nonempty() {
+            return false;
         }
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color(them);
+        let straight = self.rooks_queens() & theirs;
+        let diagonal = self.bishops_queens() & theirs;
+        if (Bitboard(path.straight) & straight).is_empty()
+            && (Bitboard(path.diagonal) & diagonal).is_empty()
+        {
+            return true;
+        }
+        let lifted = self.occupied().without(king).without(rook);
+        walk.into_iter().all(|sq| {
+            self.slider_attackers(sq, straight, diagonal, lifted)
+                .is_empty()
+        })
     }
 
     /// Where king and rook end up when the king castles with the rook on `rook`.
@@ -458,11 +743,6 @@ impl Position {
         None
     }
 
-    #[inline(always)]
-    fn is_castling_legal(&self, king: Square, rook: Square) -> bool {
-        !self.is_castling_blocked(king, rook) && self.castling_attacked_square(king, rook).is_none()
-    }
-
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -473,8 +753,14 @@ impl Position {
     /// The number of legal moves, without listing them.
     #[inline(always)]
     pub fn count_legal_moves(&self) -> u64 {
+        self.count_legal_moves_given(self.checkers_seen_first())
+    }
+
+    /// The number of legal moves, given the pieces that check the side to move.
+    #[inline(always)]
+    pub(crate) fn count_legal_moves_given(&self, checkers: Bitboard) -> u64 {
         let mut counter = Counter(0);
-        self.generate(&mut counter);
+        self.generate_given(&mut counter, checkers);
         counter.0
     }
 
@@ -948,6 +1234,59 @@ mod tests {
             }
         }
         assert!(ep_squares > 100, "only {ep_squares} en-passant squares");
+    }
+
+    /// The castling table holds, for every king and rook of either side, the squares
+    /// that `castling_targets` and `between` give.
+    #[test]
+    fn castling_paths_match_the_geometry() {
+        for rank in [Rank::FIRST, Rank::EIGHTH] {
+            for king_file in File::ALL {
+                for rook_file in File::ALL.into_iter().filter(|&f| f != king_file) {
+                    let king = Square::from_coords(king_file, rank);
+                    let rook = Square::from_coords(rook_file, rank);
+                    let (king_to, rook_to) = Position::castling_targets(king, rook);
+                    let walk = attacks::between(king, king_to).with(king_to);
+                    let clear = (walk | attacks::between(rook, rook_to).with(rook_to))
+                        .without(king)
+                        .without(rook);
+                    let path = if rank == Rank::FIRST {
+                        CastlingPath::of::<true>(king, rook)
+                    } else {
+                        CastlingPath::of::<false>(king, rook)
+                    };
+                    assert_eq!(Bitboard(path.walk), walk, "{king} {rook}");
+                    assert_eq!(Bitboard(path.clear), clear, "{king} {rook}");
+                    let corner = rook_file == File::A || rook_file == File::H;
+                    let beside = attacks::king_attacks(king) & walk;
+                    let near = if corner { beside } else { Bitboard::EMPTY };
+                    assert_eq!(Bitboard(path.near), near, "{king} {rook}");
+                    for sq in walk & !near {
+                        assert_eq!(
+                            Bitboard(path.straight) & attacks::rook_rays(sq),
+                            attacks::rook_rays(sq)
+                        );
+                        assert_eq!(
+                            Bitboard(path.diagonal) & attacks::bishop_rays(sq),
+                            attacks::bishop_rays(sq)
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A Chess960 rook that shields the king's destination from an enemy rook behind it
+    /// cannot castle: the square next to the king was safe only while the rook stood
+    /// there. With the enemy rook gone, the same castling is legal.
+    #[test]
+    fn an_inner_rook_shielding_the_walk_cannot_castle() {
+        let castles = |fen: &str| {
+            let pos = Position::from_fen(fen).expect("legal");
+            pos.legal_moves().iter().filter(|m| m.is_castle()).count()
+        };
+        assert_eq!(castles("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1"), 0);
+        assert_eq!(castles("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1"), 1);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
-use crate::movegen::Sink;
+use crate::movegen::{CheckInfo, Sink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::role::Role;
@@ -64,15 +64,101 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
     }
 }
 
+/// The ply above the last: plays each move as the generator finds it and counts the
+/// replies, telling the counter which pieces check, worked out from the move itself.
+struct Leaves<'a, F> {
+    pos: &'a Position,
+    check: CheckInfo,
+    nodes: u64,
+    leaf: F,
+}
+
+impl<F: FnMut(&Position, Bitboard) -> u64> Leaves<'_, F> {
+    #[inline(always)]
+    fn ordinary(&mut self, role: Role, m: Move) {
+        let child = self.pos.after_unkeyed_by(role, m);
+        let checkers = self
+            .pos
+            .checkers_after(&self.check, &child, role, m.from(), m.to());
+        self.nodes += (self.leaf)(&child, checkers);
+    }
+
+    /// A move that moves a second piece, removes one elsewhere or changes a piece's
+    /// kind: its child looks for its checkers itself.
+    #[inline(always)]
+    fn special(&mut self, role: Role, m: Move) {
+        let child = self.pos.after_unkeyed_by(role, m);
+        self.nodes += (self.leaf)(&child, child.checkers_seen_first());
+    }
+}
+
+impl<F: FnMut(&Position, Bitboard) -> u64> Sink for Leaves<'_, F> {
+    #[inline(always)]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.ordinary(role, Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
+        for to in targets {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            self.ordinary(Role::Pawn, Move::new(from, to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                self.special(Role::Pawn, Move::new(from, to, MoveKind::Promotion(role)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        let role = if m.is_en_passant() {
+            Role::Pawn
+        } else {
+            Role::King
+        };
+        self.special(role, m);
+    }
+}
+
 /// One perft walker, and its stoppable twin. The last ply is counted without being
 /// played (bulk counting), and inner nodes skip the key update that perft never reads.
 /// The stoppable walker answers `None` when the flag was raised before it finished.
 macro_rules! walker {
-    ($(#[$attr:meta])* $name:ident, $stoppable:ident) => {
+    ($(#[$attr:meta])* $name:ident, $leaf:ident, $stoppable:ident) => {
+        /// The last ply, counted: a function of its own, called straight from the plies
+        /// above without the walker's depth tests.
+        $(#[$attr])*
+        #[inline(never)]
+        fn $leaf(pos: &Position, checkers: Bitboard) -> u64 {
+            pos.count_legal_moves_given(checkers)
+        }
+
         $(#[$attr])*
         fn $name(pos: &Position, depth: u32) -> u64 {
-            if depth <= 1 {
-                return if depth == 1 { pos.count_legal_moves() } else { 1 };
+            if depth <= 2 {
+                return match depth {
+                    0 => 1,
+                    1 => $leaf(pos, pos.checkers_seen_first()),
+                    _ => {
+                        let mut leaves = Leaves {
+                            pos,
+                            check: pos.check_info(),
+                            nodes: 0,
+                            leaf: |child: &Position, checkers| $leaf(child, checkers),
+                        };
+                        pos.generate(&mut leaves);
+                        leaves.nodes
+                    }
+                };
             }
             let mut expand = Expand {
                 pos,
@@ -103,7 +189,7 @@ macro_rules! walker {
     };
 }
 
-walker!(perft_portable, perft_portable_stoppable);
+walker!(perft_portable, count_portable, perft_portable_stoppable);
 
 // The generator's inner loops are popcounts and bit scans; the baseline x86-64 target
 // has no instructions for them, so a copy of the walker is compiled for CPUs that do and
@@ -112,6 +198,7 @@ walker!(
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     perft_bit_ops,
+    count_bit_ops,
     perft_bit_ops_stoppable
 );
 

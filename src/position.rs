@@ -345,8 +345,8 @@ impl Position {
         Some(next)
     }
 
-    /// The position after a legal move, without its key: perft's inner loop, which never
-    /// reads the key, skips that work.
+    /// The position after a legal move, without its key and with the clocks left as they
+    /// were: perft's inner loop, which reads neither, skips that work.
     #[inline(always)]
     pub(crate) fn after_unkeyed(&self, m: Move) -> Position {
         let mut next = *self;
@@ -354,8 +354,8 @@ impl Position {
         next
     }
 
-    /// The position after a legal move of a `role` piece, without its key: perft's
-    /// generator knows which piece moves, and spares the search for it.
+    /// The position after a legal move of a `role` piece, without its key or clocks:
+    /// perft's generator knows which piece moves, and spares the search for it.
     #[inline(always)]
     pub(crate) fn after_unkeyed_by(&self, role: Role, m: Move) -> Position {
         let mut next = *self;
@@ -393,7 +393,10 @@ impl Position {
                 self.key ^= ep_key(ep);
             }
         }
-        self.halfmoves = self.halfmoves.saturating_add(1);
+        // The clocks go with the key: perft, which plays without it, reads neither.
+        if HASH {
+            self.halfmoves = self.halfmoves.saturating_add(1);
+        }
 
         match m.kind() {
             MoveKind::Castle => {
@@ -413,7 +416,9 @@ impl Position {
                 self.toggle::<HASH>(them, Role::Pawn, victim);
                 self.toggle::<HASH>(us, Role::Pawn, from);
                 self.toggle::<HASH>(us, Role::Pawn, to);
-                self.halfmoves = 0;
+                if HASH {
+                    self.halfmoves = 0;
+                }
             }
             kind => {
                 let capture = self.by_color[them.index()].contains(to);
@@ -429,7 +434,7 @@ impl Position {
                     let captured = self.captured_role(to);
                     self.toggle::<HASH>(them, captured, to);
                 }
-                if capture {
+                if HASH && capture {
                     self.halfmoves = 0;
                 }
                 self.toggle::<HASH>(us, role, from);
@@ -438,7 +443,9 @@ impl Position {
                     _ => self.toggle::<HASH>(us, role, to),
                 }
                 if role == Role::Pawn {
-                    self.halfmoves = 0;
+                    if HASH {
+                        self.halfmoves = 0;
+                    }
                     if kind == MoveKind::DoublePush {
                         let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
                         if (attacks::pawn_attacks(us, skipped) & self.pieces(them, Role::Pawn))
@@ -454,7 +461,7 @@ impl Position {
             }
         }
 
-        if us == Color::Black {
+        if HASH && us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
