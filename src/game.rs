@@ -301,20 +301,6 @@ impl Game {
         })
     }
 
-    /// The bytes at the start of a game that a move reads or writes (see the layout).
-    pub const HOT_BYTES: usize = std::mem::offset_of!(Game, snapshots);
-
-    /// Starts loading into the cache the ends of the history, which the next move
-    /// reads (the keys of the positions before) and writes (one more move and key).
-    pub fn prefetch_history(&self) {
-        let next = self.played.len();
-        crate::prefetch::prefetch_bytes(self.played.as_ptr().wrapping_add(next).cast(), 1);
-        crate::prefetch::prefetch_bytes(self.keys.as_ptr().wrapping_add(next).cast(), 1);
-        if let Some(i) = next.checked_sub(4) {
-            crate::prefetch::prefetch_bytes(self.keys.as_ptr().wrapping_add(i).cast(), 1);
-        }
-    }
-
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position

@@ -42,7 +42,6 @@ pub mod pgn;
 mod playouts;
 mod polyglot;
 pub mod position;
-mod prefetch;
 pub mod protocol;
 mod repetition;
 pub mod role;

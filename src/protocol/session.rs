@@ -22,7 +22,7 @@ use super::answer::{
 use super::command::{words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{is_name_byte, GameName, Prefixed, Version};
+use super::prefix::{GameName, Prefixed, Version};
 use super::request::Request;
 
 /// The games, the default one and the named ones, and the options that shape the next
@@ -71,13 +71,6 @@ struct Offer {
 
 /// The tags of a game without any: the defaults of the roster.
 static NO_TAGS: LazyLock<Tags> = LazyLock::new(Tags::default);
-
-/// How far ahead of its turn a line's game is prefetched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ahead {
-    Far,
-    Near,
-}
 
 /// What the answer to a line names beside the reply.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -333,32 +326,6 @@ impl Session {
             },
         };
         Step::Reply(reply)
-    }
-
-    /// Starts loading into the cache the game that a line to come names (`game <name>
-    /// ...`), so that the line finds it there when it runs: the record's hot fields
-    /// when `Ahead::Far`, the ends of its history (read from the record, by then in
-    /// the cache) when `Ahead::Near`. Any other line is let be.
-    pub fn prefetch(&self, line: &[u8], ahead: Ahead) {
-        let Some(rest) = line.strip_prefix(b"game ") else {
-            return;
-        };
-        let end = rest
-            .iter()
-            .position(|&b| !is_name_byte(b))
-            .unwrap_or(rest.len());
-        let Some(name) = GameName::from_bytes(&rest[..end]) else {
-            return;
-        };
-        if let Some(record) = self.named.get(&name) {
-            match ahead {
-                Ahead::Far => crate::prefetch::prefetch_bytes(
-                    (&**record as *const Record).cast(),
-                    std::mem::offset_of!(Record, game) + Game::HOT_BYTES,
-                ),
-                Ahead::Near => record.game.prefetch_history(),
-            }
-        }
     }
 
     fn record(&self, game: Option<GameName>) -> Option<&Record> {

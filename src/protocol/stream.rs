@@ -15,7 +15,7 @@ use super::error::{BadInput, ProtocolError};
 use super::job::Job;
 use super::prefix::{GameName, Version};
 use super::request::Request;
-use super::session::{has_control, Address, Ahead, Session, Step};
+use super::session::{has_control, Address, Session, Step};
 
 /// The longest line, in bytes without its line ending, that is read as a command.
 pub const MAX_LINE: usize = 1 << 20;
@@ -79,11 +79,6 @@ impl<R: Read> LineReader<R> {
             line.drain(..BOM.len());
         }
         Ok(next)
-    }
-
-    /// The bytes read but not yet returned as lines: the lines to come.
-    pub fn ahead(&self) -> &[u8] {
-        self.buf.get(self.start..self.end).unwrap_or(&[])
     }
 
     fn read_line(
@@ -159,27 +154,6 @@ fn readable_id(bytes: &[u8]) -> Option<&str> {
     // As `Request::split` reads it: up to the first blank of any kind.
     let id = token.split(char::is_whitespace).next()?;
     (!id.is_empty() && !has_control(id)).then_some(id)
-}
-
-/// Prefetches the games of the lines waiting in the buffer, in two steps a line
-/// apart: the record of the line after next, and the ends of the history of the next
-/// line's game, whose record the line before brought in (the history's address is in
-/// the record). A process serving many games finds each line's game cold: this way its
-/// memory is on its way while the line before runs.
-fn prefetch_ahead(session: &Session, ahead: &[u8]) {
-    // Named games come in runs: when the next line is for the default game, nothing is
-    // looked for, and a client of one game pays one comparison a line.
-    if !ahead.starts_with(b"game ") {
-        return;
-    }
-    let Some(end) = memchr::memchr(b'\n', ahead) else {
-        return;
-    };
-    let (next, after) = ahead.split_at(end);
-    if let Some(end) = memchr::memchr(b'\n', &after[1..]) {
-        session.prefetch(&after[1..=end], Ahead::Far);
-    }
-    session.prefetch(next, Ahead::Near);
 }
 
 /// Where the work run in the reading thread stands, for the thread that watches the
@@ -584,10 +558,7 @@ impl<W: Write + Send> Runner<W> {
                     Flow::Continue
                 }
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
-                    Ok(text) => {
-                        prefetch_ahead(&core.session, reader.ahead());
-                        core.run_to_end(text, &run)?
-                    }
+                    Ok(text) => core.run_to_end(text, &run)?,
                     Err(_) => {
                         core.refuse(ProtocolError::BadInput(BadInput::Utf8), readable_id(&bytes))?;
                         Flow::Continue
@@ -658,9 +629,6 @@ impl<W: Write + Send> Runner<W> {
             let mut core = self.lock();
             if let Some(error) = core.error.take() {
                 return Err(error);
-            }
-            if !core.busy {
-                prefetch_ahead(&core.session, reader.ahead());
             }
             if core.busy {
                 match text.map(|t| (t, urgent(t))) {
