@@ -547,6 +547,25 @@ impl Game {
         Ok(())
     }
 
+    /// `parse_uci_move` then `play`, for a lean game's moves (`position ... moves`): the
+    /// commonest move, legal and of a live game, found and played in one step, with the
+    /// game's liveness and the moving piece each looked at once.
+    pub fn play_uci(&mut self, uci: UciMove, text: &str) -> Result<(), MoveError> {
+        if self.lean
+            && self.decision.is_none()
+            && self.drawn_at.is_none()
+            && self.automatic_draw().is_none()
+        {
+            if let Some((m, role)) = self.position.find_uci_quick_by(uci) {
+                self.play_live(role, m);
+                return Ok(());
+            }
+        }
+        let m = self.parse_uci_move(uci, text)?;
+        self.play(m);
+        Ok(())
+    }
+
     /// `play` of a move of the `role` piece on its origin.
     #[inline(always)]
     fn play_by(&mut self, role: Role, m: Move) {
@@ -558,6 +577,12 @@ impl Game {
                 });
             }
         }
+        self.play_live(role, m);
+    }
+
+    /// `play_by` once the automatic draws are settled (none holds, or it is recorded).
+    #[inline(always)]
+    fn play_live(&mut self, role: Role, m: Move) {
         self.position.play_unchecked_by(role, m);
         self.played.push(m);
         self.keys.push(self.position.repetition_key());

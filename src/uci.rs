@@ -118,11 +118,19 @@ impl Position {
     /// origin, checked without generating any other move. `None` leaves castling, en
     /// passant and every refusal to the full lookup.
     pub(crate) fn find_uci_quick(&self, uci: UciMove) -> Option<Move> {
+        self.find_uci_quick_by(uci).map(|(m, _)| m)
+    }
+
+    /// `find_uci_quick`, with the role of the piece that moves.
+    #[inline]
+    pub(crate) fn find_uci_quick_by(&self, uci: UciMove) -> Option<(Move, Role)> {
         if matches!(uci.promotion, Some(Role::Pawn | Role::King)) {
             return None;
         }
         let role = self.role_at(uci.from)?;
-        self.unique_move_to(role, uci.to, Bitboard::from_square(uci.from), uci.promotion)
+        let m =
+            self.unique_move_to(role, uci.to, Bitboard::from_square(uci.from), uci.promotion)?;
+        Some((m, role))
     }
 
     /// Whether a legal move is written with `to` as its target square in this mode.

@@ -742,9 +742,11 @@ fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, Protoc
     // the repetition count keep; the status of the last position comes back at the end.
     game.set_lean(true);
     for (index, text) in words(moves).enumerate() {
-        let m = find_move(&game, text)
-            .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
-        game.play(m);
+        let played = match text.parse::<UciMove>() {
+            Ok(uci) => game.play_uci(uci, text),
+            Err(_) => game.parse_san_bytes(text.as_bytes()).map(|m| game.play(m)),
+        };
+        played.map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
     }
     game.set_lean(false);
     Ok(game)
