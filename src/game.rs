@@ -547,16 +547,13 @@ impl Game {
         Ok(())
     }
 
-    /// `parse_uci_move` then `play`, for a lean game's moves (`position ... moves`): the
-    /// commonest move, legal and of a live game, found and played in one step, with the
-    /// game's liveness and the moving piece each looked at once.
+    /// `parse_uci_move` then `play` (`position ... moves`): the commonest move, legal
+    /// and of a live game, found and played in one step, with the game's liveness and
+    /// the moving piece each looked at once.
     pub fn play_uci(&mut self, uci: UciMove, text: &str) -> Result<(), MoveError> {
-        if self.lean
-            && self.decision.is_none()
-            && self.drawn_at.is_none()
-            && self.automatic_draw().is_none()
-        {
+        if !self.is_over_at_a_glance() {
             if let Some((m, role)) = self.position.find_uci_quick_by(uci) {
+                // A live game has no automatic draw for `play_by` to record.
                 self.play_live(role, m);
                 return Ok(());
             }
