@@ -970,17 +970,24 @@ impl Position {
         })
     }
 
+    /// The knights, kings and pawns standing where such a piece of the side not to move
+    /// would attack `sq`, of both colours (callers keep the enemy's): the leaper half of
+    /// the two attacker tests below.
+    #[inline(always)]
+    fn leapers_at(&self, sq: Square) -> Bitboard {
+        (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(self.turn, sq) & self.by_role(Role::Pawn))
+    }
+
     /// `attackers_seen_first`, with the sliders found by their clear paths in the small
     /// `between` table instead of a slider lookup: for the one-move searches of records,
     /// where the large magic tables are seldom in the cache.
     #[inline(always)]
     fn attackers_by_paths(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
-        let near = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
-            | (attacks::king_attacks(sq) & self.by_role(Role::King))
-            | (attacks::pawn_attacks(self.turn, sq) & self.by_role(Role::Pawn));
         let sliders = (attacks::rook_rays(sq) & self.rooks_queens())
             | (attacks::bishop_rays(sq) & self.bishops_queens());
-        (near & theirs) | clear_paths(sq, sliders & theirs, occupied)
+        (self.leapers_at(sq) & theirs) | clear_paths(sq, sliders & theirs, occupied)
     }
 
     /// Which of `straight` (moving like rooks) and `diagonal` (like bishops) attack
@@ -1008,10 +1015,7 @@ impl Position {
     /// with the slider lookups made only when needed.
     #[inline(always)]
     fn attackers_seen_first(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
-        let near = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
-            | (attacks::king_attacks(sq) & self.by_role(Role::King))
-            | (attacks::pawn_attacks(self.turn, sq) & self.by_role(Role::Pawn));
-        (near & theirs)
+        (self.leapers_at(sq) & theirs)
             | self.slider_attackers(
                 sq,
                 self.rooks_queens() & theirs,
