@@ -733,7 +733,7 @@ impl FenCursor<'_> {
     }
 
     fn push_number(&mut self, n: u32) {
-        let (digits, len) = decimal(n);
+        let (digits, len) = decimal(u64::from(n));
         for &d in &digits[digits.len() - len..] {
             self.push(d);
         }
@@ -752,9 +752,11 @@ impl fmt::Display for FenText {
     }
 }
 
-/// The decimal digits of `n`, right-aligned in ten bytes, and how many there are.
-fn decimal(mut n: u32) -> ([u8; 10], usize) {
-    let mut digits = [0u8; 10];
+/// The decimal digits of `n`, right-aligned in twenty bytes, and how many there are:
+/// cheaper than formatting machinery where numbers are written by the million (FEN
+/// clocks, PGN move numbers, the verdict lines of a database check).
+pub(crate) fn decimal(mut n: u64) -> ([u8; 20], usize) {
+    let mut digits = [0u8; 20];
     let mut len = 0;
     while len < digits.len() {
         digits[digits.len() - 1 - len] = b'0' + (n % 10) as u8;
@@ -770,7 +772,7 @@ fn decimal(mut n: u32) -> ([u8; 10], usize) {
 /// Appends a number's decimal digits: a FEN is written after every move a client plays,
 /// and PGN move numbers by the million, and this is cheaper than formatting machinery.
 pub(crate) fn push_number(out: &mut String, n: u32) {
-    let (digits, len) = decimal(n);
+    let (digits, len) = decimal(u64::from(n));
     for &d in &digits[digits.len() - len..] {
         out.push(char::from(d));
     }

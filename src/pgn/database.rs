@@ -275,18 +275,9 @@ impl Line {
         }
     }
 
-    fn decimal(&mut self, mut n: u64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        self.push(&digits[at..]);
+    fn decimal(&mut self, n: u64) {
+        let (digits, len) = crate::fen::decimal(n);
+        self.push(&digits[digits.len() - len..]);
     }
 
     fn bytes(&self) -> &[u8] {
