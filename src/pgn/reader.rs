@@ -332,14 +332,7 @@ impl Reader<'_> {
         let mut depth = 0u32;
         let mut tags_seen = false;
         loop {
-            // Blanks are most of what lies between tokens: skip them here in one go.
-            while self
-                .input
-                .get(self.at)
-                .is_some_and(|&b| BLANK[usize::from(b)])
-            {
-                self.at += 1;
-            }
+            self.at = past_blanks(self.input, self.at);
             let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
             match flow {
                 Flow::Go => {}
@@ -628,10 +621,7 @@ impl Reader<'_> {
                     return flow;
                 }
             }
-            let mut at = self.at;
-            while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
-                at += 1;
-            }
+            let at = past_blanks(input, self.at);
             self.at = at;
             if input.get(at) == Some(&b'{') {
                 if let Some(len) = clock_comment(&input[at..]) {
@@ -643,13 +633,9 @@ impl Reader<'_> {
                         return flow;
                     }
                 }
-                at = self.at;
-                while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
-                    at += 1;
-                }
-                self.at = at;
+                self.at = past_blanks(input, self.at);
             }
-            match input.get(at) {
+            match input.get(self.at) {
                 Some(&b) if SYMBOL[usize::from(b)] => {}
                 _ => return Flow::Go,
             }
@@ -795,6 +781,16 @@ fn clock_comment(text: &[u8]) -> Option<usize> {
         && time.wrapping_add(six) & digit_highs == fixed & digit_highs
         && text.get(16..LEN)? == b" }";
     clock.then_some(LEN)
+}
+
+/// Where the blanks of `input` from `at` end: blanks are most of what lies between
+/// tokens, and are skipped in one go before the token dispatch.
+#[inline(always)]
+fn past_blanks(input: &[u8], mut at: usize) -> usize {
+    while input.get(at).is_some_and(|&b| BLANK[usize::from(b)]) {
+        at += 1;
+    }
+    at
 }
 
 /// Up to three bytes of `input` from `at`: enough to compare with the byte-order mark.
