@@ -8,8 +8,13 @@ use super::reader::{read_game, resync, Step, SyntaxError, Visitor};
 /// refused as `SyntaxError::TooLong` and skipped.
 pub const MAX_GAME: usize = 1 << 20;
 
-/// How much is read from the source at a time.
+/// The most the buffer holds beyond the longest game.
 const CHUNK: usize = 1 << 20;
+
+/// How much is read from the source at a time, at least: little enough that the text
+/// a read brings is still in the core's cache when the games in it are read, where a
+/// read of megabytes has the kernel's copy push its start out before it is reached.
+const READ: usize = 128 * 1024;
 
 /// A game's place in the text `next_game_raw` copied out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,9 +124,13 @@ impl<R: Read> GameReader<R> {
             self.start = 0;
         }
         // One read: it may return less than asked (a pipe), and a second one could
-        // wait while a whole game is already here to be answered.
+        // wait while a whole game is already here to be answered. A game longer than
+        // what is held is read again from its start once more comes: asking for as much
+        // as is held keeps those readings few, whatever the game's length.
+        let want = READ.max(self.end);
         while self.end < self.buf.len() {
-            match self.inner.read(&mut self.buf[self.end..]) {
+            let room = self.buf.len().min(self.end + want);
+            match self.inner.read(&mut self.buf[self.end..room]) {
                 Ok(0) => {
                     self.at_end = true;
                     break;
