@@ -384,7 +384,8 @@ impl Position {
                 rights &= !Bitboard::rank(back_rank(us));
             }
             if HASH && rights != self.castling {
-                self.key ^= self.castling_key(self.castling) ^ self.castling_key(rights);
+                // Each right adds its own number to the key: only those lost change it.
+                self.key ^= self.castling_key(self.castling ^ rights);
             }
             self.castling = rights;
         }

@@ -461,32 +461,32 @@ impl Replayer {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        let pos = frame.position;
-        let quick = pos.find_san_quick(san);
-        let parsed = std::str::from_utf8(san)
-            .map_err(|_| MoveError::Syntax)
-            .and_then(|text| {
-                if let Some(m) = quick {
-                    return Ok(m);
-                }
-                if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
-                    return Ok(m);
-                }
-                if !pos.has_legal_moves() {
-                    // The variation goes on after mate or stalemate.
-                    return Err(MoveError::GameOver(ended(&pos)));
-                }
-                resolve_move(&pos, text, mode)
-            });
+        let pos = &frame.position;
+        // The quick search reads only ASCII: what it finds needs no UTF-8 check.
+        let parsed = match pos.find_san_quick(san) {
+            Some(m) => Ok(m),
+            None => std::str::from_utf8(san)
+                .map_err(|_| MoveError::Syntax)
+                .and_then(|text| {
+                    if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
+                        return Ok(m);
+                    }
+                    if !pos.has_legal_moves() {
+                        // The variation goes on after mate or stalemate.
+                        return Err(MoveError::GameOver(ended(pos)));
+                    }
+                    resolve_move(pos, text, mode)
+                }),
+        };
         match parsed {
             Ok(m) => {
-                let ply = frame.ply;
-                frame.before_last = Some(pos);
-                frame.position = pos.after(m);
-                frame.ply = ply + 1;
+                let before = frame.position;
+                frame.before_last = Some(before);
+                frame.position.play_unchecked(m);
+                frame.ply += 1;
                 if self.options.record {
-                    let san = pos.san(m);
-                    self.layout.play(&mut self.movetext, &pos, &san);
+                    let san = before.san(m);
+                    self.layout.play(&mut self.movetext, &before, &san);
                 }
             }
             Err(error) => {
