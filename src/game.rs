@@ -528,6 +528,7 @@ impl Game {
     /// The move of a game record that SAN bytes name, played: `parse_recorded` then
     /// `play`, with the common shapes of move found and played in one step (the piece
     /// found is not looked for again).
+    #[inline(always)]
     pub fn play_recorded(&mut self, text: &[u8]) -> Result<(), MoveError> {
         if self.decision.is_none() {
             if let Some((m, role)) = self.position.find_san_quick_by(text) {
