@@ -406,6 +406,7 @@ impl Replayer {
         }
     }
 
+    #[inline(always)]
     fn main_move(&mut self, san: &[u8]) {
         if !self.started {
             return;
@@ -569,6 +570,7 @@ impl Visitor for Replayer {
         }
     }
 
+    #[inline(always)]
     fn san(&mut self, san: &[u8]) {
         if self.error.is_some() {
             return;
