@@ -649,13 +649,18 @@ impl Reader<'_> {
     fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> bool {
         let input = self.input;
         let start = self.at;
-        let mut end = start + 1;
-        while input.get(end).is_some_and(|&b| SYMBOL[usize::from(b)]) {
-            end += 1;
+        let Some(bytes) = input.get(start..) else {
+            return false;
+        };
+        // One counter, tested against the slice's length: the busiest loop of the reader.
+        let mut len = 1;
+        while len < bytes.len() && SYMBOL[usize::from(bytes[len])] {
+            len += 1;
         }
-        if end >= input.len() {
+        if len >= bytes.len() {
             return false;
         }
+        let end = start + len;
         let symbol = &input[start..end];
         match *symbol {
             [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last]
