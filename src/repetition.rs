@@ -10,10 +10,24 @@ impl Position {
     /// The Polyglot key already holds the first three, but it also holds the en-passant
     /// file whenever a pawn merely stands ready to capture, legal or not; that file is
     /// taken out again when no capture is legal.
+    ///
+    /// Inlined: a record's replay asks for it after every move, and most positions have
+    /// no en-passant square to look at.
+    #[inline(always)]
     pub fn repetition_key(&self) -> u64 {
         match self.ep_square() {
-            Some(ep) if self.legal_ep_square().is_none() => self.key() ^ ep_key(ep),
-            _ => self.key(),
+            Some(ep) => self.repetition_key_with_ep(ep),
+            None => self.key(),
+        }
+    }
+
+    /// `repetition_key` of a position with an en-passant square.
+    #[inline(never)]
+    fn repetition_key_with_ep(&self, ep: crate::square::Square) -> u64 {
+        if self.legal_ep_square().is_none() {
+            self.key() ^ ep_key(ep)
+        } else {
+            self.key()
         }
     }
 }
