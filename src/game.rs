@@ -268,14 +268,22 @@ impl Game {
     }
 
     /// Recomputes what is cached about the current position.
+    #[inline(always)]
     fn refresh(&mut self) {
         // A lean game works its status out only when asked (`status`): a file's next
-        // move, when it is legal, already shows there was a move to play.
+        // move, when it is legal, already shows there was a move to play. (The test is
+        // inlined: a lean replay would pay a call a ply for nothing.)
         if !self.lean {
-            self.legal = OnceCell::new();
-            self.can_move = self.position.has_legal_moves();
-            self.status = self.compute_status();
+            self.refresh_kept();
         }
+    }
+
+    /// `refresh` of a game that is not lean.
+    #[inline(never)]
+    fn refresh_kept(&mut self) {
+        self.legal = OnceCell::new();
+        self.can_move = self.position.has_legal_moves();
+        self.status = self.compute_status();
     }
 
     /// Makes the game lean or not. A lean game does not keep the list of legal moves
@@ -607,17 +615,19 @@ impl Game {
         };
         // The first ply of the window: the one after the last capture or pawn move.
         let first = plies - (self.position.halfmoves() as usize).min(plies);
-        let mut count = 1;
         // A position two plies back differs (each side has moved one piece away): the
         // first that can be the same is four plies back, then every other one.
-        let mut next = plies.checked_sub(4);
-        while let Some(ply) = next.filter(|&ply| ply >= first) {
-            let earlier = match ply.checked_sub(1) {
-                Some(i) => self.keys.get(i).copied(),
-                None => Some(self.base.repetition_key()),
-            };
-            count += u32::from(earlier == Some(key));
-            next = ply.checked_sub(2);
+        let Some(last) = plies.checked_sub(4).filter(|&last| last >= first) else {
+            return 1;
+        };
+        // The position after ply `p` has the key `keys[p - 1]`; the base stands at ply 0.
+        let keys = self.keys.get(first.max(1) - 1..last).unwrap_or(&[]);
+        let mut count = 1;
+        for &earlier in keys.iter().rev().step_by(2) {
+            count += u32::from(earlier == key);
+        }
+        if first == 0 && last % 2 == 0 {
+            count += u32::from(self.base.repetition_key() == key);
         }
         count
     }
