@@ -46,7 +46,7 @@ impl GameName {
         std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
     }
 }

@@ -1,0 +1,76 @@
+//! Bringing the games of the lines waiting in the input into the cache before their
+//! turn.
+//!
+//! A process serving many games finds each line's game cold in memory, and reading it
+//! is a chain of cache misses, each address known only once the memory before is in:
+//! the name's index entry, then the record it points at, then the ends of the game's
+//! history that the record points at. The lines already read into the input buffer say
+//! which games come next, so each line's chain is walked a step at a time during the
+//! turns of the lines before it: its index entry is asked for `DEPTH` lines ahead, its
+//! record `RECORD_AT` lines ahead, its history one line ahead, and each step reads only
+//! what the step before brought in. The misses of many lines then overlap with the work
+//! of the lines before them instead of each stalling its own line.
+
+use std::collections::VecDeque;
+
+use super::session::Session;
+
+/// How many lines ahead a line's index entry is asked for.
+const DEPTH: usize = 6;
+
+/// How many lines after the next one a line's record is asked for.
+const RECORD_AT: usize = 2;
+
+/// The lines looked at ahead of their turn.
+#[derive(Debug, Default)]
+pub struct ReadAhead {
+    /// The lines looked at and not yet run, in order: where each starts in the stream,
+    /// and the hash of its game's name.
+    lines: VecDeque<(u64, u64)>,
+    /// Where the first line not yet looked at starts in the stream.
+    next: u64,
+}
+
+impl ReadAhead {
+    /// Takes the next steps, as the line before `at` (a position in the stream) is
+    /// about to run; `ahead` holds the bytes read from `at` on.
+    pub fn advance(&mut self, session: &Session, at: u64, ahead: &[u8]) {
+        // A client of the default game pays this comparison a line.
+        if self.lines.is_empty() && !ahead.starts_with(b"game ") {
+            return;
+        }
+        while self.lines.front().is_some_and(|&(start, _)| start < at) {
+            self.lines.pop_front();
+        }
+        if self.next < at {
+            self.lines.clear();
+            self.next = at;
+        }
+        while self.lines.len() < DEPTH {
+            let Some(rest) = usize::try_from(self.next - at)
+                .ok()
+                .and_then(|from| ahead.get(from..))
+            else {
+                break;
+            };
+            // A line for the default game ends the look.
+            if !rest.starts_with(b"game ") {
+                break;
+            }
+            let Some(end) = memchr::memchr(b'\n', rest) else {
+                break;
+            };
+            let Some(hash) = session.ahead_index(&rest[..end]) else {
+                break;
+            };
+            self.lines.push_back((self.next, hash));
+            self.next += end as u64 + 1;
+        }
+        if let Some(&(_, hash)) = self.lines.get(RECORD_AT) {
+            session.ahead_record(hash);
+        }
+        if let Some(&(_, hash)) = self.lines.front() {
+            session.ahead_history(hash);
+        }
+    }
+}
