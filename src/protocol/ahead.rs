@@ -34,11 +34,15 @@ pub struct ReadAhead {
 impl ReadAhead {
     /// Takes the next steps, as the line before `at` (a position in the stream) is
     /// about to run; `ahead` holds the bytes read from `at` on.
+    #[inline(always)]
     pub fn advance(&mut self, session: &Session, at: u64, ahead: &[u8]) {
         // A client of the default game pays this comparison a line.
-        if self.lines.is_empty() && !ahead.starts_with(b"game ") {
-            return;
+        if !self.lines.is_empty() || ahead.starts_with(b"game ") {
+            self.step(session, at, ahead);
         }
+    }
+
+    fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) {
         while self.lines.front().is_some_and(|&(start, _)| start < at) {
             self.lines.pop_front();
         }

@@ -59,23 +59,36 @@ impl<R> Table<R> {
         self.slots.len()
     }
 
-    /// The hash of a name's bytes. Read 8 bytes at a time, the last word padded with
-    /// zeros as a `GameName` stores it; each word is folded in by a wide multiply.
+    /// The hash of a name's bytes (read from a line). Read 8 bytes at a time, the last
+    /// word padded with zeros as a `GameName` stores it; each word is folded in by a
+    /// wide multiply.
     pub fn hash(&self, name: &[u8]) -> u64 {
-        let mut h = self.seed ^ (name.len() as u64).wrapping_mul(MULTIPLIER);
+        let mut h = self.start(name.len());
         let mut words = name.chunks_exact(8);
         for word in &mut words {
-            let mut bytes = [0; 8];
-            bytes.copy_from_slice(word);
-            h = fold(h ^ u64::from_le_bytes(bytes), MULTIPLIER);
+            h = fold(h ^ word_at(word), MULTIPLIER);
         }
         let tail = words.remainder();
         if !tail.is_empty() {
-            let mut bytes = [0; 8];
-            bytes[..tail.len()].copy_from_slice(tail);
-            h = fold(h ^ u64::from_le_bytes(bytes), MULTIPLIER);
+            let word = tail.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b));
+            h = fold(h ^ word, MULTIPLIER);
         }
         fold(h, self.seed | 1)
+    }
+
+    /// `hash` of a name, from its whole padded words.
+    fn hash_name(&self, name: &GameName) -> u64 {
+        let len = name.as_bytes().len();
+        let mut h = self.start(len);
+        let words = name.padded().get(..len.div_ceil(8) * 8).unwrap_or(&[]);
+        for word in words.chunks_exact(8) {
+            h = fold(h ^ word_at(word), MULTIPLIER);
+        }
+        fold(h, self.seed | 1)
+    }
+
+    fn start(&self, len: usize) -> u64 {
+        self.seed ^ (len as u64).wrapping_mul(MULTIPLIER)
     }
 
     /// The record of a name, if it is open.
@@ -100,7 +113,7 @@ impl<R> Table<R> {
         }
         let slot = self.slots.len();
         self.slots.push(Slot { name, record });
-        let hash = self.hash(name.as_bytes());
+        let hash = self.hash_name(&name);
         self.place(hash, slot);
     }
 
@@ -112,7 +125,7 @@ impl<R> Table<R> {
         let last = self.slots.len() - 1;
         if slot != last {
             // The last record moves into the hole: its entry must say so.
-            let moved = self.slots.get(last).map(|s| self.hash(s.name.as_bytes()))?;
+            let moved = self.slots.get(last).map(|s| self.hash_name(&s.name))?;
             let at = self.entry_of(moved, last)?;
             self.index[at] = entry(moved, slot);
         }
@@ -172,7 +185,7 @@ impl<R> Table<R> {
 
     /// The entry and slot of a name.
     fn find(&self, name: &GameName) -> Option<(usize, usize)> {
-        let hash = self.hash(name.as_bytes());
+        let hash = self.hash_name(name);
         let mask = self.index.len() - 1;
         let mut at = self.home(hash);
         loop {
@@ -233,7 +246,7 @@ impl<R> Table<R> {
             let home = self
                 .slots
                 .get(slot_of(e))
-                .map_or(at, |s| self.home(self.hash(s.name.as_bytes())));
+                .map_or(at, |s| self.home(self.hash_name(&s.name)));
             // Movable unless its home lies cyclically in (hole, at].
             if (at.wrapping_sub(home) & mask) >= (at.wrapping_sub(hole) & mask) {
                 self.index[hole] = e;
@@ -247,7 +260,7 @@ impl<R> Table<R> {
     fn rebuild(&mut self, size: usize) {
         self.index = vec![0; size];
         for slot in 0..self.slots.len() {
-            let hash = self.hash(self.slots[slot].name.as_bytes());
+            let hash = self.hash_name(&self.slots[slot].name);
             self.place(hash, slot);
         }
     }
@@ -261,6 +274,13 @@ const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
 fn fold(a: u64, b: u64) -> u64 {
     let product = u128::from(a) * u128::from(b);
     (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// A little-endian word of 8 bytes.
+fn word_at(bytes: &[u8]) -> u64 {
+    let mut word = [0; 8];
+    word.copy_from_slice(bytes);
+    u64::from_le_bytes(word)
 }
 
 fn tag(hash_or_entry: u64) -> u32 {
@@ -278,6 +298,7 @@ fn slot_of(e: Entry) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::prefix::MAX_NAME;
 
     fn name(text: &str) -> GameName {
         GameName::parse(text).unwrap()
@@ -358,6 +379,21 @@ mod tests {
             assert_eq!(table.get(&name(n)).copied(), Some(i));
         }
         assert_eq!(table.index.len(), 64);
+    }
+
+    #[test]
+    fn a_name_hashes_alike_from_a_line_and_stored() {
+        let table: Table<()> = Table::default();
+        for len in 1..=MAX_NAME {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            assert_eq!(
+                table.hash(text.as_bytes()),
+                table.hash_name(&name(&text)),
+                "{len}"
+            );
+        }
     }
 
     #[test]
