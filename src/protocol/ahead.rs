@@ -11,8 +11,6 @@
 //! what the step before brought in. The misses of many lines then overlap with the work
 //! of the lines before them instead of each stalling its own line.
 
-use std::collections::VecDeque;
-
 use super::session::Session;
 
 /// How many lines ahead a line's index entry is asked for.
@@ -21,14 +19,29 @@ const DEPTH: usize = 6;
 /// How many lines after the next one a line's record is asked for.
 const RECORD_AT: usize = 2;
 
+/// The room for lines looked at: a power of two, at least `DEPTH`.
+const RING: usize = 8;
+
 /// The lines looked at ahead of their turn.
 #[derive(Debug, Default)]
 pub struct ReadAhead {
-    /// The lines looked at and not yet run, in order: where each starts in the stream,
-    /// and the hash of its game's name.
-    lines: VecDeque<(u64, u64)>,
+    /// The lines looked at and not yet run, in order from `first`, `len` of them.
+    lines: [Pending; RING],
+    first: usize,
+    len: usize,
     /// Where the first line not yet looked at starts in the stream.
     next: u64,
+}
+
+/// A line looked at ahead of its turn.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    /// Where it starts in the stream.
+    start: u64,
+    /// The hash of its game's name.
+    hash: u64,
+    /// Its record's slot, once the second step has found it.
+    slot: Option<usize>,
 }
 
 impl ReadAhead {
@@ -37,20 +50,21 @@ impl ReadAhead {
     #[inline(always)]
     pub fn advance(&mut self, session: &Session, at: u64, ahead: &[u8]) {
         // A client of the default game pays this comparison a line.
-        if !self.lines.is_empty() || ahead.starts_with(b"game ") {
+        if self.len > 0 || ahead.starts_with(b"game ") {
             self.step(session, at, ahead);
         }
     }
 
     fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) {
-        while self.lines.front().is_some_and(|&(start, _)| start < at) {
-            self.lines.pop_front();
+        while self.len > 0 && self.lines[self.first].start < at {
+            self.first = (self.first + 1) % RING;
+            self.len -= 1;
         }
         if self.next < at {
-            self.lines.clear();
+            self.len = 0;
             self.next = at;
         }
-        while self.lines.len() < DEPTH {
+        while self.len < DEPTH {
             let Some(rest) = usize::try_from(self.next - at)
                 .ok()
                 .and_then(|from| ahead.get(from..))
@@ -67,14 +81,24 @@ impl ReadAhead {
             let Some(hash) = session.ahead_index(&rest[..end]) else {
                 break;
             };
-            self.lines.push_back((self.next, hash));
+            self.lines[(self.first + self.len) % RING] = Pending {
+                start: self.next,
+                hash,
+                slot: None,
+            };
+            self.len += 1;
             self.next += end as u64 + 1;
         }
-        if let Some(&(_, hash)) = self.lines.get(RECORD_AT) {
-            session.ahead_record(hash);
+        if self.len > RECORD_AT {
+            let line = &mut self.lines[(self.first + RECORD_AT) % RING];
+            line.slot = session.ahead_record(line.hash);
         }
-        if let Some(&(_, hash)) = self.lines.front() {
-            session.ahead_history(hash);
+        if self.len > 0 {
+            // A line that came too late for the second step takes it now.
+            let line = self.lines[self.first];
+            if let Some(slot) = line.slot.or_else(|| session.ahead_record(line.hash)) {
+                session.ahead_history(slot);
+            }
         }
     }
 }

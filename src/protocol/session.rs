@@ -341,16 +341,17 @@ impl Session {
         Some(hash)
     }
 
-    /// The second step: the head of the record that the name's index entry points at.
-    pub(super) fn ahead_record(&self, hash: u64) {
-        if let Some(record) = self.named.guess(hash) {
-            self.named.prefetch_record(record, Record::HOT_BYTES);
-        }
+    /// The second step: the head of the record that the name's index entry points at,
+    /// whose slot is returned for the third step.
+    pub(super) fn ahead_record(&self, hash: u64) -> Option<usize> {
+        let slot = self.named.guess(hash)?;
+        self.named.prefetch_slot(slot, Record::HOT_BYTES);
+        Some(slot)
     }
 
     /// The third step: the ends of the game's history, whose addresses the record holds.
-    pub(super) fn ahead_history(&self, hash: u64) {
-        if let Some(record) = self.named.guess(hash) {
+    pub(super) fn ahead_history(&self, slot: usize) {
+        if let Some(record) = self.named.record_at(slot) {
             record.game.prefetch_history();
         }
     }

@@ -154,10 +154,10 @@ impl<R> Table<R> {
         );
     }
 
-    /// The record whose entry is the first with the hash's tag, without comparing the
-    /// name: a guess of a line's game, good enough to bring its memory into the cache
-    /// ahead of its turn, read from entries that `prefetch_index` brought.
-    pub fn guess(&self, hash: u64) -> Option<&R> {
+    /// The slot of the first entry with the hash's tag, without comparing the name: a
+    /// guess of a line's game, good enough to bring its memory into the cache ahead of
+    /// its turn, read from entries that `prefetch_index` brought.
+    pub fn guess(&self, hash: u64) -> Option<usize> {
         let mask = self.index.len() - 1;
         let mut at = self.home(hash);
         loop {
@@ -166,17 +166,21 @@ impl<R> Table<R> {
                 return None;
             }
             if tag(e) == tag(hash) {
-                return self.slots.get(slot_of(e)).map(|slot| &slot.record);
+                return Some(slot_of(e));
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// Starts loading the first `bytes` bytes of a record's slot (its name first).
-    pub fn prefetch_record(&self, record: &R, bytes: usize) {
-        let name = std::mem::offset_of!(Slot<R>, record);
-        let head = (record as *const R).cast::<u8>().wrapping_sub(name);
-        crate::prefetch::prefetch_bytes(head, name + bytes);
+    /// Starts loading a slot's name and the first `bytes` bytes of its record.
+    pub fn prefetch_slot(&self, slot: usize, bytes: usize) {
+        let head = self.slots.as_ptr().wrapping_add(slot).cast::<u8>();
+        crate::prefetch::prefetch_bytes(head, std::mem::offset_of!(Slot<R>, record) + bytes);
+    }
+
+    /// The record in a slot (as `guess` gives it), if the slot is in use.
+    pub fn record_at(&self, slot: usize) -> Option<&R> {
+        self.slots.get(slot).map(|slot| &slot.record)
     }
 
     fn home(&self, hash: u64) -> usize {
