@@ -309,6 +309,22 @@ impl Game {
         })
     }
 
+    /// The bytes at the start of a game that a move reads or writes (see the layout).
+    pub const HOT_BYTES: usize = std::mem::offset_of!(Game, snapshots);
+
+    /// Starts loading into the cache the ends of the history that the next move
+    /// writes (one more move and key) and reads (the keys since the last capture or
+    /// pawn move, back to the few lines the repetition count looks at).
+    pub fn prefetch_history(&self) {
+        let next = self.played.len();
+        crate::prefetch::prefetch_bytes(self.played.as_ptr().wrapping_add(next).cast(), 2);
+        let window = (self.position.halfmoves() as usize).min(next).min(32);
+        crate::prefetch::prefetch_bytes(
+            self.keys.as_ptr().wrapping_add(next - window).cast(),
+            8 * (window + 1),
+        );
+    }
+
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position

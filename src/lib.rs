@@ -42,6 +42,7 @@ pub mod pgn;
 mod playouts;
 mod polyglot;
 pub mod position;
+mod prefetch;
 pub mod protocol;
 mod repetition;
 pub mod role;

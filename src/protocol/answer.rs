@@ -12,7 +12,7 @@ use crate::uci::UciMove;
 
 use super::error::ProtocolError;
 use super::help::Topic;
-use super::prefix::{GameName, Version};
+use super::prefix::{GameName, Version, MAX_NAME};
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -254,6 +254,10 @@ impl Reply {
             (Format::Json, ..) => super::json::write_reply(out, header, self),
             (Format::Text, None, None) => self.write_to(out),
             (Format::Text, ..) if matches!(self, Reply::Silent | Reply::Quit) => Ok(()),
+            (Format::Text, None, Some(game)) if !self.is_multi_line() => {
+                write_game_prefix(out, &game)?;
+                self.write_to(out)
+            }
             (Format::Text, id, game) if !self.is_multi_line() => {
                 write_prefix(out, id, game)?;
                 out.write_all(b" ")?;
@@ -306,9 +310,21 @@ fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<GameName>) 
             out.write_all(b" ")?;
         }
         out.write_all(b"game ")?;
-        out.write_all(game.as_str().as_bytes())?;
+        out.write_all(game.as_bytes())?;
     }
     Ok(())
+}
+
+/// `game <name> ` in one write: the start of every answer to a server of many games.
+fn write_game_prefix(out: &mut impl Write, game: &GameName) -> io::Result<()> {
+    const GAME: &[u8] = b"game ";
+    let mut bytes = [b' '; GAME.len() + MAX_NAME + 1];
+    bytes[..GAME.len()].copy_from_slice(GAME);
+    // The whole padded name, a fixed-size copy; the blank goes over the padding.
+    bytes[GAME.len()..GAME.len() + MAX_NAME].copy_from_slice(game.padded());
+    let end = GAME.len() + game.as_bytes().len();
+    bytes[end] = b' ';
+    out.write_all(&bytes[..=end])
 }
 
 /// Writes a keyword followed by its items, with no trailing blank when there are none.

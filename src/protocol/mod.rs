@@ -9,6 +9,7 @@
 //! For the REPL: `help` holds the help of each command, `completion` the Tab
 //! completion, `board` the coloured board of `d`.
 
+mod ahead;
 pub mod answer;
 pub mod board;
 pub mod command;
@@ -22,6 +23,7 @@ pub mod prefix;
 pub mod request;
 pub mod session;
 pub mod stream;
+mod table;
 
 pub use answer::{Answer, Format, Header, Reply};
 pub use board::BoardStyle;

@@ -29,10 +29,18 @@ impl GameName {
 
     /// The name those bytes spell, if they are one.
     pub fn from_bytes(text: &[u8]) -> Option<GameName> {
-        let fits = (1..=MAX_NAME).contains(&text.len()) && text.iter().all(|&b| is_name_byte(b));
-        if !fits {
+        if !text.iter().all(|&b| is_name_byte(b)) {
             return None;
         }
+        GameName::from_name_bytes(text)
+    }
+
+    /// The name of bytes known to be name bytes, if there are 1 to 64 of them.
+    fn from_name_bytes(text: &[u8]) -> Option<GameName> {
+        if !(1..=MAX_NAME).contains(&text.len()) {
+            return None;
+        }
+        // Zeros after the name: equality, hashing and writing read whole words.
         let mut bytes = [0; MAX_NAME];
         bytes[..text.len()].copy_from_slice(text);
         Some(GameName {
@@ -46,23 +54,42 @@ impl GameName {
         std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 
-    fn as_bytes(&self) -> &[u8] {
+    pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
+    }
+
+    /// The name's bytes followed by zeros to the longest name's length.
+    pub fn padded(&self) -> &[u8; MAX_NAME] {
+        &self.bytes
     }
 }
 
-/// Equal as texts: only the name's own bytes are compared (a map of many names then
-/// reads one cache line of a short name, not all 64 bytes).
+/// Equal as texts. Every byte after the name is zero, so that the first word compares
+/// as one number, and names of up to 8 bytes (most) need nothing more.
 impl PartialEq for GameName {
     fn eq(&self, other: &GameName) -> bool {
-        self.as_bytes() == other.as_bytes()
+        self.len == other.len
+            && self.bytes[..8] == other.bytes[..8]
+            && (self.len <= 8 || self.as_bytes()[8..] == other.as_bytes()[8..])
     }
 }
 
 /// Whether a byte may be part of a game name.
 pub fn is_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')
+    NAME_BYTES[usize::from(b)]
 }
+
+/// The bytes of names, by value: every line for a named game is scanned through it.
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.' | b':');
+        b += 1;
+    }
+    table
+};
 
 /// Hashed as its bytes, without the check `as_str` makes: every line that names a game
 /// hashes its name.
@@ -128,10 +155,15 @@ impl<'a> Prefixed<'a> {
             let bytes = rest.as_bytes();
             let end = bytes.iter().position(|&b| !is_name_byte(b));
             if let Some(end) = end.filter(|&end| bytes[end] == b' ') {
-                let text = rest.get(end..).unwrap_or("").trim_start();
-                if let (Some(name), false) =
-                    (GameName::from_bytes(&bytes[..end]), text.starts_with("if"))
-                {
+                // One blank, then a command's word: anything else (more blanks, Unicode
+                // ones) goes the general way.
+                let text = rest.get(end + 1..).unwrap_or("");
+                let word = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+                if let (Some(name), true, false) = (
+                    GameName::from_name_bytes(&bytes[..end]),
+                    word,
+                    text.starts_with("if"),
+                ) {
                     prefixed.game = Some(name);
                     prefixed.text = text;
                     return Ok(prefixed);
@@ -263,6 +295,10 @@ mod tests {
             "game g/1 move",
             "game  g1 move",
             "game g1 \u{2003}move",
+            "game g1 éx",
+            "game g1 1",
+            "game g1 _x",
+            "game g1 Move e4",
         ] {
             let quick = Prefixed::split(line);
             // Past the quick path: a leading blank sends the line the general way.
@@ -274,6 +310,15 @@ mod tests {
                 "{line:?}"
             );
         }
+    }
+
+    #[test]
+    fn names_are_equal_as_texts() {
+        let name = |text: &str| GameName::parse(text).unwrap();
+        assert_eq!(name("g1"), name("g1"));
+        assert_ne!(name("g1"), name("g10"));
+        assert_ne!(name("g1"), name("G1"));
+        assert_eq!(name(&"n".repeat(MAX_NAME)), name(&"n".repeat(MAX_NAME)));
     }
 
     #[test]

@@ -1,7 +1,6 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::LazyLock;
 
@@ -22,8 +21,9 @@ use super::answer::{
 use super::command::{words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{GameName, Prefixed, Version};
+use super::prefix::{is_name_byte, GameName, Prefixed, Version, MAX_NAME};
 use super::request::Request;
+use super::table::Table;
 
 /// The games, the default one and the named ones, and the options that shape the next
 /// game and the answers.
@@ -32,9 +32,7 @@ pub struct Session {
     /// The game of every line without `game <name>`: one record like the named ones,
     /// kept apart only so that a line for it looks nothing up.
     default: Record,
-    /// Boxed: the map's table holds a name and a pointer per game, so growing it moves
-    /// and doubles little.
-    named: HashMap<GameName, Box<Record>>,
+    named: Table<Record>,
     settings: Settings,
 }
 
@@ -108,7 +106,7 @@ impl Default for Session {
     fn default() -> Session {
         Session {
             default: Record::default(),
-            named: HashMap::new(),
+            named: Table::default(),
             settings: Settings {
                 chess960: false,
                 json: false,
@@ -255,13 +253,13 @@ impl Session {
         let record = match (prefixed.game, &command) {
             (None, _) => &mut self.default,
             (Some(name), Command::UciNewGame | Command::Position { .. })
-                if prefixed.expected.is_none() && !self.named.contains_key(&name) =>
+                if prefixed.expected.is_none() && !self.named.contains(&name) =>
             {
                 if self.named.len() >= settings.max_games as usize {
                     return error(ProtocolError::TooManyGames(settings.max_games));
                 }
                 // Built aside: a refused position opens nothing.
-                let mut record = Box::<Record>::default();
+                let mut record = Record::default();
                 return match run(&mut record, &mut self.settings, command) {
                     Ok(_) => {
                         self.named.insert(name, record);
@@ -307,12 +305,9 @@ impl Session {
             )),
             Command::Close => match prefixed.game {
                 Some(name) => {
-                    // Dropped, not kept for reuse: the memory goes back.
-                    self.named.remove(&name);
-                    let capacity = self.named.capacity();
-                    self.named.shrink_to(self.named.len() * 2);
-                    // Half the games have gone since the table last changed size.
-                    if self.named.capacity() < capacity {
+                    // Dropped, not kept for reuse: the memory goes back. Most of the
+                    // table's room has gone unused since it last changed size.
+                    if self.named.remove(&name) == Some(true) {
                         super::heap::give_back();
                     }
                     Reply::Silent
@@ -328,10 +323,43 @@ impl Session {
         Step::Reply(reply)
     }
 
+    /// The hash of the named game that a line to come is for (`game <name> ...`), whose
+    /// index entry starts loading into the cache; `None` for any other line. The first
+    /// of the three steps that bring a line's game in ahead of its turn (see
+    /// `protocol::ahead`), each reading only what the step before brought.
+    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<u64> {
+        let rest = line.strip_prefix(b"game ")?;
+        let end = rest
+            .iter()
+            .position(|&b| !is_name_byte(b))
+            .unwrap_or(rest.len());
+        let name = rest
+            .get(..end)
+            .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
+        let hash = self.named.hash(name);
+        self.named.prefetch_index(hash);
+        Some(hash)
+    }
+
+    /// The second step: the head of the record that the name's index entry points at,
+    /// whose slot is returned for the third step.
+    pub(super) fn ahead_record(&self, hash: u64) -> Option<usize> {
+        let slot = self.named.guess(hash)?;
+        self.named.prefetch_slot(slot, Record::HOT_BYTES);
+        Some(slot)
+    }
+
+    /// The third step: the ends of the game's history, whose addresses the record holds.
+    pub(super) fn ahead_history(&self, slot: usize) {
+        if let Some(record) = self.named.record_at(slot) {
+            record.game.prefetch_history();
+        }
+    }
+
     fn record(&self, game: Option<GameName>) -> Option<&Record> {
         match game {
             None => Some(&self.default),
-            Some(name) => self.named.get(&name).map(|record| &**record),
+            Some(name) => self.named.get(&name),
         }
     }
 }
@@ -368,6 +396,9 @@ fn run(
 }
 
 impl Record {
+    /// The bytes at the start of a record that a move reads or writes.
+    const HOT_BYTES: usize = std::mem::offset_of!(Record, game) + Game::HOT_BYTES;
+
     fn perft_job(&self, settings: &Settings, answer: PerftAnswer, depth: u32) -> Job {
         Job {
             answer,

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use super::ahead::ReadAhead;
 use super::answer::{Answer, Format, Header, Reply};
 use super::board::{self, BoardStyle};
 use super::command::Command;
@@ -51,6 +52,8 @@ pub struct LineReader<R> {
     buf: Box<[u8]>,
     start: usize,
     end: usize,
+    /// Where `buf` starts in the stream.
+    base: u64,
     /// No line has been returned yet: a byte-order mark may start the input.
     first: bool,
 }
@@ -62,6 +65,7 @@ impl<R: Read> LineReader<R> {
             buf: vec![0; BUFFER].into_boxed_slice(),
             start: 0,
             end: 0,
+            base: 0,
             first: true,
         }
     }
@@ -79,6 +83,13 @@ impl<R: Read> LineReader<R> {
             line.drain(..BOM.len());
         }
         Ok(next)
+    }
+
+    /// The bytes read but not yet returned as lines (the lines to come), and where
+    /// they start in the stream.
+    pub fn ahead(&self) -> (u64, &[u8]) {
+        let at = self.base + self.start as u64;
+        (at, self.buf.get(self.start..self.end).unwrap_or(&[]))
     }
 
     fn read_line(
@@ -102,6 +113,7 @@ impl<R: Read> LineReader<R> {
                 if n == 0 {
                     return Ok(seen_any.then(|| finish(line, too_long)));
                 }
+                self.base += self.end as u64;
                 self.start = 0;
                 self.end = n;
             }
@@ -548,6 +560,7 @@ impl<W: Write + Send> Runner<W> {
         run: impl Fn(&Job) -> io::Result<Answer>,
     ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
+        let mut ahead = ReadAhead::default();
         let mut bytes = Vec::new();
         loop {
             let out = &mut core.out;
@@ -558,7 +571,11 @@ impl<W: Write + Send> Runner<W> {
                     Flow::Continue
                 }
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
-                    Ok(text) => core.run_to_end(text, &run)?,
+                    Ok(text) => {
+                        let (at, next) = reader.ahead();
+                        ahead.advance(&core.session, at, next);
+                        core.run_to_end(text, &run)?
+                    }
                     Err(_) => {
                         core.refuse(ProtocolError::BadInput(BadInput::Utf8), readable_id(&bytes))?;
                         Flow::Continue
@@ -616,6 +633,7 @@ impl<W: Write + Send> Runner<W> {
         scope: &'scope std::thread::Scope<'scope, '_>,
     ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
+        let mut ahead = ReadAhead::default();
         let mut bytes = Vec::new();
         loop {
             let line = reader.next_line(&mut bytes, || self.lock().out.flush())?;
@@ -667,7 +685,11 @@ impl<W: Write + Send> Runner<W> {
                 continue;
             }
             let outcome = match text {
-                Ok(t) => core.handle(t)?,
+                Ok(t) => {
+                    let (at, next) = reader.ahead();
+                    ahead.advance(&core.session, at, next);
+                    core.handle(t)?
+                }
                 Err(error) => {
                     core.refuse(error, readable_id(&bytes))?;
                     Outcome::Done

@@ -1,0 +1,104 @@
+//! Bringing the games of the lines waiting in the input into the cache before their
+//! turn.
+//!
+//! A process serving many games finds each line's game cold in memory, and reading it
+//! is a chain of cache misses, each address known only once the memory before is in:
+//! the name's index entry, then the record it points at, then the ends of the game's
+//! history that the record points at. The lines already read into the input buffer say
+//! which games come next, so each line's chain is walked a step at a time during the
+//! turns of the lines before it: its index entry is asked for `DEPTH` lines ahead, its
+//! record `RECORD_AT` lines ahead, its history one line ahead, and each step reads only
+//! what the step before brought in. The misses of many lines then overlap with the work
+//! of the lines before them instead of each stalling its own line.
+
+use super::session::Session;
+
+/// How many lines ahead a line's index entry is asked for.
+const DEPTH: usize = 6;
+
+/// How many lines after the next one a line's record is asked for.
+const RECORD_AT: usize = 2;
+
+/// The room for lines looked at: a power of two, at least `DEPTH`.
+const RING: usize = 8;
+
+/// The lines looked at ahead of their turn.
+#[derive(Debug, Default)]
+pub struct ReadAhead {
+    /// The lines looked at and not yet run, in order from `first`, `len` of them.
+    lines: [Pending; RING],
+    first: usize,
+    len: usize,
+    /// Where the first line not yet looked at starts in the stream.
+    next: u64,
+}
+
+/// A line looked at ahead of its turn.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    /// Where it starts in the stream.
+    start: u64,
+    /// The hash of its game's name.
+    hash: u64,
+    /// Its record's slot, once the second step has found it.
+    slot: Option<usize>,
+}
+
+impl ReadAhead {
+    /// Takes the next steps, as the line before `at` (a position in the stream) is
+    /// about to run; `ahead` holds the bytes read from `at` on.
+    #[inline(always)]
+    pub fn advance(&mut self, session: &Session, at: u64, ahead: &[u8]) {
+        // A client of the default game pays this comparison a line.
+        if self.len > 0 || ahead.starts_with(b"game ") {
+            self.step(session, at, ahead);
+        }
+    }
+
+    fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) {
+        while self.len > 0 && self.lines[self.first].start < at {
+            self.first = (self.first + 1) % RING;
+            self.len -= 1;
+        }
+        if self.next < at {
+            self.len = 0;
+            self.next = at;
+        }
+        while self.len < DEPTH {
+            let Some(rest) = usize::try_from(self.next - at)
+                .ok()
+                .and_then(|from| ahead.get(from..))
+            else {
+                break;
+            };
+            // A line for the default game ends the look.
+            if !rest.starts_with(b"game ") {
+                break;
+            }
+            let Some(end) = memchr::memchr(b'\n', rest) else {
+                break;
+            };
+            let Some(hash) = session.ahead_index(&rest[..end]) else {
+                break;
+            };
+            self.lines[(self.first + self.len) % RING] = Pending {
+                start: self.next,
+                hash,
+                slot: None,
+            };
+            self.len += 1;
+            self.next += end as u64 + 1;
+        }
+        if self.len > RECORD_AT {
+            let line = &mut self.lines[(self.first + RECORD_AT) % RING];
+            line.slot = session.ahead_record(line.hash);
+        }
+        if self.len > 0 {
+            // A line that came too late for the second step takes it now.
+            let line = self.lines[self.first];
+            if let Some(slot) = line.slot.or_else(|| session.ahead_record(line.hash)) {
+                session.ahead_history(slot);
+            }
+        }
+    }
+}

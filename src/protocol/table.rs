@@ -1,0 +1,413 @@
+//! The open named games: each name's record in one dense slab, found through a compact
+//! index.
+//!
+//! A process serving many games finds each line's game cold in memory, so what a lookup
+//! reads is kept small and close: the index holds 8 bytes a game (part of the name's
+//! hash and the record's slot), a few MiB for 100,000 games, and the name is stored at
+//! the head of its record, whose first cache lines the line's command reads next. A map
+//! of names to boxed records read a 72-byte bucket in a table of many MiB, then the
+//! record elsewhere; the index here stays in the processor's cache, and the addresses a
+//! line will read can be worked out ahead of its turn (`hash`, `prefetch_index`,
+//! `guess`, `prefetch_record`).
+
+use std::hash::BuildHasher;
+
+use super::prefix::GameName;
+
+/// The fewest entries the index has.
+const MIN_INDEX: usize = 16;
+
+/// An index entry: the high half of the name's hash (its tag) and one more than the
+/// record's slot; 0 is an empty entry.
+type Entry = u64;
+
+/// Records and their names, by name.
+#[derive(Clone, Debug)]
+pub struct Table<R> {
+    /// Open addressing with linear probing, at most half full: a name is found within
+    /// a few neighbouring entries of its hash, without tombstones (`remove` shifts the
+    /// entries after the hole back).
+    index: Vec<Entry>,
+    /// The records, dense: `remove` moves the last one into the hole.
+    slots: Vec<Slot<R>>,
+    /// Keys the hash: names come from clients, who must not be able to choose names
+    /// that all land on one run of entries.
+    seed: u64,
+}
+
+/// A record and its name, which a lookup compares in the record's first cache line.
+/// Aligned to a cache line, so that a record's head never straddles two.
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+struct Slot<R> {
+    name: GameName,
+    record: R,
+}
+
+impl<R> Default for Table<R> {
+    fn default() -> Table<R> {
+        Table {
+            index: vec![0; MIN_INDEX],
+            slots: Vec::new(),
+            seed: std::hash::RandomState::new().hash_one(0u64),
+        }
+    }
+}
+
+impl<R> Table<R> {
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The hash of a name's bytes (read from a line). Read 8 bytes at a time, the last
+    /// word padded with zeros as a `GameName` stores it; each word is folded in by a
+    /// wide multiply.
+    pub fn hash(&self, name: &[u8]) -> u64 {
+        let mut h = self.start(name.len());
+        let mut words = name.chunks_exact(8);
+        for word in &mut words {
+            h = fold(h ^ word_at(word), MULTIPLIER);
+        }
+        let tail = words.remainder();
+        if !tail.is_empty() {
+            let word = tail.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b));
+            h = fold(h ^ word, MULTIPLIER);
+        }
+        fold(h, self.seed | 1)
+    }
+
+    /// `hash` of a name, from its whole padded words.
+    fn hash_name(&self, name: &GameName) -> u64 {
+        let len = name.as_bytes().len();
+        let mut h = self.start(len);
+        let words = name.padded().get(..len.div_ceil(8) * 8).unwrap_or(&[]);
+        for word in words.chunks_exact(8) {
+            h = fold(h ^ word_at(word), MULTIPLIER);
+        }
+        fold(h, self.seed | 1)
+    }
+
+    fn start(&self, len: usize) -> u64 {
+        self.seed ^ (len as u64).wrapping_mul(MULTIPLIER)
+    }
+
+    /// The record of a name, if it is open.
+    pub fn get(&self, name: &GameName) -> Option<&R> {
+        let slot = self.find(name)?.1;
+        self.slots.get(slot).map(|slot| &slot.record)
+    }
+
+    pub fn get_mut(&mut self, name: &GameName) -> Option<&mut R> {
+        let slot = self.find(name)?.1;
+        self.slots.get_mut(slot).map(|slot| &mut slot.record)
+    }
+
+    pub fn contains(&self, name: &GameName) -> bool {
+        self.find(name).is_some()
+    }
+
+    /// Adds a record under a name that is not open (the caller looked).
+    pub fn insert(&mut self, name: GameName, record: R) {
+        if 2 * (self.slots.len() + 1) > self.index.len() {
+            self.rebuild(2 * self.index.len());
+        }
+        let slot = self.slots.len();
+        self.slots.push(Slot { name, record });
+        let hash = self.hash_name(&name);
+        self.place(hash, slot);
+    }
+
+    /// Drops a name's record; `None` when the name is not open, else whether the
+    /// memory held for records went down (most of the table's room stood empty).
+    pub fn remove(&mut self, name: &GameName) -> Option<bool> {
+        let (at, slot) = self.find(name)?;
+        self.vacate(at);
+        let last = self.slots.len() - 1;
+        if slot != last {
+            // The last record moves into the hole: its entry must say so.
+            let moved = self.slots.get(last).map(|s| self.hash_name(&s.name))?;
+            let at = self.entry_of(moved, last)?;
+            self.index[at] = entry(moved, slot);
+        }
+        self.slots.swap_remove(slot);
+        let mut shrank = false;
+        if 4 * self.slots.len() < self.slots.capacity() {
+            self.slots.shrink_to(2 * self.slots.len());
+            shrank = true;
+        }
+        if 8 * self.slots.len() < self.index.len() && self.index.len() > MIN_INDEX {
+            self.rebuild((self.index.len() / 4).max(MIN_INDEX));
+        }
+        Some(shrank)
+    }
+
+    /// Every name and its record, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&GameName, &R)> {
+        self.slots.iter().map(|slot| (&slot.name, &slot.record))
+    }
+
+    /// Starts loading the index entry where a hash's search begins.
+    pub fn prefetch_index(&self, hash: u64) {
+        crate::prefetch::prefetch_bytes(
+            self.index.as_ptr().wrapping_add(self.home(hash)).cast(),
+            8,
+        );
+    }
+
+    /// The slot of the first entry with the hash's tag, without comparing the name: a
+    /// guess of a line's game, good enough to bring its memory into the cache ahead of
+    /// its turn, read from entries that `prefetch_index` brought.
+    pub fn guess(&self, hash: u64) -> Option<usize> {
+        let mask = self.index.len() - 1;
+        let mut at = self.home(hash);
+        loop {
+            let e = *self.index.get(at)?;
+            if e == 0 {
+                return None;
+            }
+            if tag(e) == tag(hash) {
+                return Some(slot_of(e));
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Starts loading a slot's name and the first `bytes` bytes of its record.
+    pub fn prefetch_slot(&self, slot: usize, bytes: usize) {
+        let head = self.slots.as_ptr().wrapping_add(slot).cast::<u8>();
+        crate::prefetch::prefetch_bytes(head, std::mem::offset_of!(Slot<R>, record) + bytes);
+    }
+
+    /// The record in a slot (as `guess` gives it), if the slot is in use.
+    pub fn record_at(&self, slot: usize) -> Option<&R> {
+        self.slots.get(slot).map(|slot| &slot.record)
+    }
+
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.index.len() - 1)
+    }
+
+    /// The entry and slot of a name.
+    fn find(&self, name: &GameName) -> Option<(usize, usize)> {
+        let hash = self.hash_name(name);
+        let mask = self.index.len() - 1;
+        let mut at = self.home(hash);
+        loop {
+            let e = *self.index.get(at)?;
+            if e == 0 {
+                return None;
+            }
+            if tag(e) == tag(hash) {
+                let slot = slot_of(e);
+                if self.slots.get(slot).is_some_and(|s| s.name == *name) {
+                    return Some((at, slot));
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// The entry that points at `slot`, whose name has `hash`.
+    fn entry_of(&self, hash: u64, slot: usize) -> Option<usize> {
+        let mask = self.index.len() - 1;
+        let mut at = self.home(hash);
+        loop {
+            let e = *self.index.get(at)?;
+            if e == 0 {
+                return None;
+            }
+            if slot_of(e) == slot {
+                return Some(at);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Writes a slot's entry in the first free place of its hash's run.
+    fn place(&mut self, hash: u64, slot: usize) {
+        let mask = self.index.len() - 1;
+        let mut at = self.home(hash);
+        while self.index.get(at).is_some_and(|&e| e != 0) {
+            at = (at + 1) & mask;
+        }
+        if let Some(e) = self.index.get_mut(at) {
+            *e = entry(hash, slot);
+        }
+    }
+
+    /// Empties an entry, moving back each later entry of the run that may stand in the
+    /// hole (its home is not between the hole and it), so that every search still
+    /// finds its entry before an empty one.
+    fn vacate(&mut self, mut hole: usize) {
+        let mask = self.index.len() - 1;
+        let mut at = hole;
+        loop {
+            at = (at + 1) & mask;
+            let e = self.index.get(at).copied().unwrap_or(0);
+            if e == 0 {
+                break;
+            }
+            let home = self
+                .slots
+                .get(slot_of(e))
+                .map_or(at, |s| self.home(self.hash_name(&s.name)));
+            // Movable unless its home lies cyclically in (hole, at].
+            if (at.wrapping_sub(home) & mask) >= (at.wrapping_sub(hole) & mask) {
+                self.index[hole] = e;
+                hole = at;
+            }
+        }
+        self.index[hole] = 0;
+    }
+
+    /// A new index of `size` entries (a power of two) for the records there are.
+    fn rebuild(&mut self, size: usize) {
+        self.index = vec![0; size];
+        for slot in 0..self.slots.len() {
+            let hash = self.hash_name(&self.slots[slot].name);
+            self.place(hash, slot);
+        }
+    }
+}
+
+/// An odd constant with its bits spread (the fractional part of the golden ratio).
+const MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The two halves of a full 128-bit product folded together: every bit of either
+/// factor reaches every bit of the result.
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// A little-endian word of 8 bytes.
+fn word_at(bytes: &[u8]) -> u64 {
+    let mut word = [0; 8];
+    word.copy_from_slice(bytes);
+    u64::from_le_bytes(word)
+}
+
+fn tag(hash_or_entry: u64) -> u32 {
+    (hash_or_entry >> 32) as u32
+}
+
+fn entry(hash: u64, slot: usize) -> Entry {
+    (hash & !0xffff_ffff) | (slot as u64 + 1)
+}
+
+fn slot_of(e: Entry) -> usize {
+    ((e & 0xffff_ffff) as usize).wrapping_sub(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::prefix::MAX_NAME;
+
+    fn name(text: &str) -> GameName {
+        GameName::parse(text).unwrap()
+    }
+
+    #[test]
+    fn names_are_found_until_removed() {
+        let mut table = Table::default();
+        for i in 0..1000 {
+            table.insert(name(&format!("g{i}")), i);
+        }
+        assert_eq!(table.len(), 1000);
+        for i in (0..1000).step_by(3) {
+            assert!(table.remove(&name(&format!("g{i}"))).is_some());
+        }
+        assert_eq!(table.remove(&name("g0")), None);
+        for i in 0..1000 {
+            let expected = (i % 3 != 0).then_some(i);
+            assert_eq!(
+                table.get(&name(&format!("g{i}"))).copied(),
+                expected,
+                "g{i}"
+            );
+        }
+        assert_eq!(table.get(&name("g1000")), None);
+        assert_eq!(table.len(), 666);
+    }
+
+    #[test]
+    fn a_table_emptied_gives_its_room_back() {
+        let mut table = Table::default();
+        for i in 0..4096 {
+            table.insert(name(&format!("game-{i}")), [i; 8]);
+        }
+        let mut shrank = 0;
+        for i in 0..4096 {
+            let n = name(&format!("game-{i}"));
+            assert_eq!(table.get(&n), Some(&[i; 8]));
+            shrank += usize::from(table.remove(&n).unwrap());
+        }
+        assert!(shrank > 0);
+        assert_eq!(table.slots.capacity(), 0);
+        assert_eq!(table.index.len(), MIN_INDEX);
+        assert!(table.index.iter().all(|&e| e == 0));
+    }
+
+    /// Names whose hashes share their home entry, removed in every order, leave the
+    /// others findable: the run is closed up, not cut.
+    #[test]
+    fn removing_from_a_run_of_collisions_keeps_the_rest_findable() {
+        let mut table = Table::default();
+        // The index has 64 entries once the 18 names are in.
+        let home = |t: &Table<usize>, n: &str| t.hash(n.as_bytes()) & 63;
+        // Twelve names of one home among a few hundred, inserted first so that they
+        // share a run with wrapped and foreign entries around it.
+        let names: Vec<String> = (0..200_000).map(|i| format!("n{i}")).collect();
+        for (i, n) in names.iter().take(6).enumerate() {
+            table.insert(name(n), i);
+        }
+        let target = home(&table, "n0");
+        let same: Vec<&String> = names
+            .iter()
+            .filter(|n| home(&table, n) == target)
+            .skip(1)
+            .take(12)
+            .collect();
+        for (i, n) in same.iter().enumerate() {
+            table.insert(name(n), 100 + i);
+        }
+        for n in same.iter().rev().step_by(2) {
+            assert!(table.remove(&name(n)).is_some());
+        }
+        for (k, n) in same.iter().enumerate() {
+            let expected = (k % 2 == 0).then_some(100 + k);
+            assert_eq!(table.get(&name(n)).copied(), expected, "{n}");
+        }
+        for (i, n) in names.iter().take(6).enumerate() {
+            assert_eq!(table.get(&name(n)).copied(), Some(i));
+        }
+        assert_eq!(table.index.len(), 64);
+    }
+
+    #[test]
+    fn a_name_hashes_alike_from_a_line_and_stored() {
+        let table: Table<()> = Table::default();
+        for len in 1..=MAX_NAME {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            assert_eq!(
+                table.hash(text.as_bytes()),
+                table.hash_name(&name(&text)),
+                "{len}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_name_is_told_from_its_prefixes_and_extensions() {
+        let mut table = Table::default();
+        table.insert(name("abcdefgh"), 1);
+        table.insert(name("abcdefghi"), 2);
+        assert_eq!(table.get(&name("abcdefg")), None);
+        assert_eq!(table.get(&name("abcdefgh")), Some(&1));
+        assert_eq!(table.get(&name("abcdefghi")), Some(&2));
+        assert_eq!(table.get(&name("abcdefghij")), None);
+    }
+}
