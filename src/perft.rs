@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
+use crate::frontier::Frontier;
 use crate::movegen::{CheckInfo, Sink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -65,22 +66,29 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
 }
 
 /// The ply above the last: plays each move as the generator finds it and counts the
-/// replies, telling the counter which pieces check, worked out from the move itself.
-struct Leaves<'a, F> {
+/// replies, telling the counter which pieces check, worked out from the move itself, and
+/// for an ordinary move what this ply knows of the pieces that reply (`after`).
+struct Leaves<'a, F, G> {
     pos: &'a Position,
     check: CheckInfo,
+    frontier: Frontier,
     nodes: u64,
     leaf: F,
+    after: G,
 }
 
-impl<F: FnMut(&Position, Bitboard) -> u64> Leaves<'_, F> {
+impl<F, G> Leaves<'_, F, G>
+where
+    F: FnMut(&Position, Bitboard) -> u64,
+    G: FnMut(&Frontier, &Position, Bitboard, Square, Square) -> u64,
+{
     #[inline(always)]
     fn ordinary(&mut self, role: Role, m: Move) {
         let child = self.pos.after_unkeyed_by(role, m);
         let checkers = self
             .pos
             .checkers_after(&self.check, &child, role, m.from(), m.to());
-        self.nodes += (self.leaf)(&child, checkers);
+        self.nodes += (self.after)(&self.frontier, &child, checkers, m.from(), m.to());
     }
 
     /// A move that moves a second piece, removes one elsewhere or changes a piece's
@@ -92,7 +100,11 @@ impl<F: FnMut(&Position, Bitboard) -> u64> Leaves<'_, F> {
     }
 }
 
-impl<F: FnMut(&Position, Bitboard) -> u64> Sink for Leaves<'_, F> {
+impl<F, G> Sink for Leaves<'_, F, G>
+where
+    F: FnMut(&Position, Bitboard) -> u64,
+    G: FnMut(&Frontier, &Position, Bitboard, Square, Square) -> u64,
+{
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
@@ -133,13 +145,26 @@ impl<F: FnMut(&Position, Bitboard) -> u64> Sink for Leaves<'_, F> {
 /// played (bulk counting), and inner nodes skip the key update that perft never reads.
 /// The stoppable walker answers `None` when the flag was raised before it finished.
 macro_rules! walker {
-    ($(#[$attr:meta])* $name:ident, $leaf:ident, $stoppable:ident) => {
+    ($(#[$attr:meta])* $name:ident, $leaf:ident, $after:ident, $stoppable:ident) => {
         /// The last ply, counted: a function of its own, called straight from the plies
         /// above without the walker's depth tests.
         $(#[$attr])*
         #[inline(never)]
         fn $leaf(pos: &Position, checkers: Bitboard) -> u64 {
             pos.count_legal_moves_given(checkers)
+        }
+
+        /// The last ply after an ordinary move, counted with what the ply above knows.
+        $(#[$attr])*
+        #[inline(never)]
+        fn $after(
+            frontier: &Frontier,
+            pos: &Position,
+            checkers: Bitboard,
+            from: Square,
+            to: Square,
+        ) -> u64 {
+            frontier.count(pos, checkers, from, to)
         }
 
         $(#[$attr])*
@@ -152,8 +177,12 @@ macro_rules! walker {
                         let mut leaves = Leaves {
                             pos,
                             check: pos.check_info(),
+                            frontier: Frontier::new(pos),
                             nodes: 0,
                             leaf: |child: &Position, checkers| $leaf(child, checkers),
+                            after: |frontier: &Frontier, child: &Position, checkers, from, to| {
+                                $after(frontier, child, checkers, from, to)
+                            },
                         };
                         pos.generate(&mut leaves);
                         leaves.nodes
@@ -189,7 +218,12 @@ macro_rules! walker {
     };
 }
 
-walker!(perft_portable, count_portable, perft_portable_stoppable);
+walker!(
+    perft_portable,
+    count_portable,
+    count_after_portable,
+    perft_portable_stoppable
+);
 
 // The generator's inner loops are popcounts and bit scans; the baseline x86-64 target
 // has no instructions for them, so a copy of the walker is compiled for CPUs that do and
@@ -199,6 +233,7 @@ walker!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     perft_bit_ops,
     count_bit_ops,
+    count_after_bit_ops,
     perft_bit_ops_stoppable
 );
 
