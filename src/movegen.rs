@@ -237,14 +237,23 @@ const fn castling_path(king: u32, rook: u32) -> CastlingPath {
     path
 }
 
-/// By the files of king and rook.
-static CASTLING_PATHS: [[CastlingPath; 8]; 8] = {
-    let mut table = [[castling_path(0, 0); 8]; 8];
+/// By side (white, black) and the files of king and rook: black's paths are white's
+/// mirrored onto the eighth rank once here, not at every node.
+static CASTLING_PATHS: [[[CastlingPath; 8]; 8]; 2] = {
+    let mut table = [[[castling_path(0, 0); 8]; 8]; 2];
     let mut king = 0;
     while king < 8 {
         let mut rook = 0;
         while rook < 8 {
-            table[king][rook] = castling_path(king as u32, rook as u32);
+            let path = castling_path(king as u32, rook as u32);
+            table[0][king][rook] = path;
+            table[1][king][rook] = CastlingPath {
+                clear: path.clear.swap_bytes(),
+                walk: path.walk.swap_bytes(),
+                near: path.near.swap_bytes(),
+                straight: path.straight.swap_bytes(),
+                diagonal: path.diagonal.swap_bytes(),
+            };
             rook += 1;
         }
         king += 1;
@@ -257,18 +266,7 @@ impl CastlingPath {
     /// rank of the side (white when `WHITE`).
     #[inline(always)]
     fn of<const WHITE: bool>(king: Square, rook: Square) -> CastlingPath {
-        let path = CASTLING_PATHS[king.file().index()][rook.file().index()];
-        if WHITE {
-            path
-        } else {
-            CastlingPath {
-                clear: path.clear.swap_bytes(),
-                walk: path.walk.swap_bytes(),
-                near: path.near.swap_bytes(),
-                straight: path.straight.swap_bytes(),
-                diagonal: path.diagonal.swap_bytes(),
-            }
-        }
+        CASTLING_PATHS[usize::from(!WHITE)][king.file().index()][rook.file().index()]
     }
 }
 
