@@ -35,6 +35,14 @@ pub(crate) struct Frontier {
 }
 
 impl Frontier {
+    /// Whether the frontier of `pos` is worth working out: with a single knight or
+    /// slider to reply (an endgame), looking it up costs less than the bookkeeping.
+    #[inline(always)]
+    pub(crate) fn pays(pos: &Position) -> bool {
+        let officers = pos.by_role(Role::Knight) | pos.bishops_queens() | pos.rooks_queens();
+        (officers & pos.by_color(pos.turn().other())).has_more_than_one()
+    }
+
     /// The frontier of `pos`, whose side to move is about to play.
     #[inline(always)]
     pub(crate) fn new(pos: &Position) -> Frontier {

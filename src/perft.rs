@@ -71,7 +71,6 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
 struct Leaves<'a, F, G> {
     pos: &'a Position,
     check: CheckInfo,
-    frontier: Frontier,
     nodes: u64,
     leaf: F,
     after: G,
@@ -80,15 +79,30 @@ struct Leaves<'a, F, G> {
 impl<F, G> Leaves<'_, F, G>
 where
     F: FnMut(&Position, Bitboard) -> u64,
-    G: FnMut(&Frontier, &Position, Bitboard, Square, Square) -> u64,
+    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
 {
+    /// The leaves below `pos`, counted by `leaf` after special moves and by `after`
+    /// after ordinary ones.
+    #[inline(always)]
+    fn count(pos: &Position, leaf: F, after: G) -> u64 {
+        let mut leaves = Leaves {
+            pos,
+            check: pos.check_info(),
+            nodes: 0,
+            leaf,
+            after,
+        };
+        pos.generate(&mut leaves);
+        leaves.nodes
+    }
+
     #[inline(always)]
     fn ordinary(&mut self, role: Role, m: Move) {
         let child = self.pos.after_unkeyed_by(role, m);
         let checkers = self
             .pos
             .checkers_after(&self.check, &child, role, m.from(), m.to());
-        self.nodes += (self.after)(&self.frontier, &child, checkers, m.from(), m.to());
+        self.nodes += (self.after)(&child, checkers, m.from(), m.to());
     }
 
     /// A move that moves a second piece, removes one elsewhere or changes a piece's
@@ -103,7 +117,7 @@ where
 impl<F, G> Sink for Leaves<'_, F, G>
 where
     F: FnMut(&Position, Bitboard) -> u64,
-    G: FnMut(&Frontier, &Position, Bitboard, Square, Square) -> u64,
+    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
 {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
@@ -173,20 +187,21 @@ macro_rules! walker {
                 return match depth {
                     0 => 1,
                     1 => $leaf(pos, pos.checkers_seen_first()),
-                    _ => {
-                        let mut leaves = Leaves {
+                    _ if Frontier::pays(pos) => {
+                        let frontier = Frontier::new(pos);
+                        Leaves::count(
                             pos,
-                            check: pos.check_info(),
-                            frontier: Frontier::new(pos),
-                            nodes: 0,
-                            leaf: |child: &Position, checkers| $leaf(child, checkers),
-                            after: |frontier: &Frontier, child: &Position, checkers, from, to| {
-                                $after(frontier, child, checkers, from, to)
+                            |child: &Position, checkers| $leaf(child, checkers),
+                            |child: &Position, checkers, from, to| {
+                                $after(&frontier, child, checkers, from, to)
                             },
-                        };
-                        pos.generate(&mut leaves);
-                        leaves.nodes
+                        )
                     }
+                    _ => Leaves::count(
+                        pos,
+                        |child: &Position, checkers| $leaf(child, checkers),
+                        |child: &Position, checkers, _, _| $leaf(child, checkers),
+                    ),
                 };
             }
             let mut expand = Expand {
