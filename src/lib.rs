@@ -31,6 +31,7 @@ pub mod describe;
 pub mod diagnose;
 pub mod excerpt;
 pub mod fen;
+mod frontier;
 pub mod game;
 mod magic;
 pub mod material;

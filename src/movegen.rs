@@ -57,6 +57,39 @@ impl Sink for MoveList {
     }
 }
 
+/// How the moves of the knights, bishops, rooks and queens of the side to move reach a
+/// sink: `Lookup` finds them in their attack sets; perft's last ply counts them from what
+/// the ply above found.
+pub(crate) trait Officers<S> {
+    /// Those moves, given the pieces pinned to `king` and the squares that answer a
+    /// check (every square not ours, out of check).
+    fn generate(
+        self,
+        pos: &Position,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+    );
+}
+
+/// The officers' moves from their attack sets.
+pub(crate) struct Lookup;
+
+impl<S: Sink> Officers<S> for Lookup {
+    #[inline(always)]
+    fn generate(
+        self,
+        pos: &Position,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+    ) {
+        pos.generate_officers(sink, king, pinned, target);
+    }
+}
+
 /// Counts moves without listing them.
 pub(crate) struct Counter(pub u64);
 
@@ -204,14 +237,23 @@ const fn castling_path(king: u32, rook: u32) -> CastlingPath {
     path
 }
 
-/// By the files of king and rook.
-static CASTLING_PATHS: [[CastlingPath; 8]; 8] = {
-    let mut table = [[castling_path(0, 0); 8]; 8];
+/// By side (white, black) and the files of king and rook: black's paths are white's
+/// mirrored onto the eighth rank once here, not at every node.
+static CASTLING_PATHS: [[[CastlingPath; 8]; 8]; 2] = {
+    let mut table = [[[castling_path(0, 0); 8]; 8]; 2];
     let mut king = 0;
     while king < 8 {
         let mut rook = 0;
         while rook < 8 {
-            table[king][rook] = castling_path(king as u32, rook as u32);
+            let path = castling_path(king as u32, rook as u32);
+            table[0][king][rook] = path;
+            table[1][king][rook] = CastlingPath {
+                clear: path.clear.swap_bytes(),
+                walk: path.walk.swap_bytes(),
+                near: path.near.swap_bytes(),
+                straight: path.straight.swap_bytes(),
+                diagonal: path.diagonal.swap_bytes(),
+            };
             rook += 1;
         }
         king += 1;
@@ -224,18 +266,7 @@ impl CastlingPath {
     /// rank of the side (white when `WHITE`).
     #[inline(always)]
     fn of<const WHITE: bool>(king: Square, rook: Square) -> CastlingPath {
-        let path = CASTLING_PATHS[king.file().index()][rook.file().index()];
-        if WHITE {
-            path
-        } else {
-            CastlingPath {
-                clear: path.clear.swap_bytes(),
-                walk: path.walk.swap_bytes(),
-                near: path.near.swap_bytes(),
-                straight: path.straight.swap_bytes(),
-                diagonal: path.diagonal.swap_bytes(),
-            }
-        }
+        CASTLING_PATHS[usize::from(!WHITE)][king.file().index()][rook.file().index()]
     }
 }
 
@@ -331,11 +362,7 @@ impl Position {
     /// move (perft works them out from the move that led here).
     #[inline(always)]
     pub(crate) fn generate_given<S: Sink>(&self, sink: &mut S, checkers: Bitboard) {
-        // One copy per side to move, so pawn directions and ranks are constants.
-        match self.turn {
-            Color::White => self.generate_for::<S, true>(sink, checkers),
-            Color::Black => self.generate_for::<S, false>(sink, checkers),
-        }
+        self.generate_given_with(sink, checkers, Lookup);
     }
 
     /// The pieces that check the side to move: `checkers` with the slider lookups made
@@ -417,8 +444,72 @@ impl Position {
         checkers
     }
 
+    /// The moves of the knights, bishops, rooks and queens of the side to move, not
+    /// `pinned`, or along their pin, to `target`.
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S, checkers: Bitboard) {
+    pub(crate) fn generate_officers<S: Sink>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+    ) {
+        let ours = self.by_color(self.turn);
+        let occupied = self.occupied();
+        for from in self.by_role(Role::Knight) & ours & !pinned {
+            sink.piece(Role::Knight, from, attacks::knight_attacks(from) & target);
+        }
+        // Queens move in both loops; a sink that plays the moves is told which piece moves
+        // (the others drop this unused work).
+        let queens = self.by_role(Role::Queen);
+        let role = |from: Square, other: Role| {
+            if queens.contains(from) {
+                Role::Queen
+            } else {
+                other
+            }
+        };
+        for from in self.bishops_queens() & ours {
+            let mut targets = attacks::bishop_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                targets &= attacks::line(king, from);
+            }
+            sink.piece(role(from, Role::Bishop), from, targets);
+        }
+        for from in self.rooks_queens() & ours {
+            let mut targets = attacks::rook_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                targets &= attacks::line(king, from);
+            }
+            sink.piece(role(from, Role::Rook), from, targets);
+        }
+    }
+
+    /// `generate_given`, with the knights, bishops, rooks and queens generated by
+    /// `officers` (given the pinned pieces and the squares that answer a check, every
+    /// square not ours out of check): perft's last ply counts them from what the ply
+    /// above found.
+    #[inline(always)]
+    pub(crate) fn generate_given_with<S: Sink, O: Officers<S>>(
+        &self,
+        sink: &mut S,
+        checkers: Bitboard,
+        officers: O,
+    ) {
+        // One copy per side to move, so pawn directions and ranks are constants.
+        match self.turn {
+            Color::White => self.generate_for::<S, O, true>(sink, checkers, officers),
+            Color::Black => self.generate_for::<S, O, false>(sink, checkers, officers),
+        }
+    }
+
+    #[inline(always)]
+    fn generate_for<S: Sink, O: Officers<S>, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        checkers: Bitboard,
+        officers: O,
+    ) {
         let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
         let ours = self.by_color(us);
@@ -449,33 +540,7 @@ impl Position {
         };
         let pinned = self.pinned(king, us);
 
-        for from in self.by_role(Role::Knight) & ours & !pinned {
-            sink.piece(Role::Knight, from, attacks::knight_attacks(from) & target);
-        }
-        // Queens move in both loops; a sink that plays the moves is told which piece moves
-        // (the others drop this unused work).
-        let queens = self.by_role(Role::Queen);
-        let role = |from: Square, other: Role| {
-            if queens.contains(from) {
-                Role::Queen
-            } else {
-                other
-            }
-        };
-        for from in self.bishops_queens() & ours {
-            let mut targets = attacks::bishop_attacks(from, occupied) & target;
-            if pinned.contains(from) {
-                targets &= attacks::line(king, from);
-            }
-            sink.piece(role(from, Role::Bishop), from, targets);
-        }
-        for from in self.rooks_queens() & ours {
-            let mut targets = attacks::rook_attacks(from, occupied) & target;
-            if pinned.contains(from) {
-                targets &= attacks::line(king, from);
-            }
-            sink.piece(role(from, Role::Rook), from, targets);
-        }
+        officers.generate(self, sink, king, pinned, target);
 
         self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
         if checkers.is_empty() {
@@ -988,6 +1053,19 @@ impl Position {
         let sliders = (attacks::rook_rays(sq) & self.rooks_queens())
             | (attacks::bishop_rays(sq) & self.bishops_queens());
         (self.leapers_at(sq) & theirs) | clear_paths(sq, sliders & theirs, occupied)
+    }
+
+    /// The squares the bishop, rook or queen on `sq` attacks.
+    #[inline(always)]
+    pub(crate) fn slider_targets(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let mut targets = Bitboard::EMPTY;
+        if self.bishops_queens().contains(sq) {
+            targets |= attacks::bishop_attacks(sq, occupied);
+        }
+        if self.rooks_queens().contains(sq) {
+            targets |= attacks::rook_attacks(sq, occupied);
+        }
+        targets
     }
 
     /// Which of `straight` (moving like rooks) and `diagonal` (like bishops) attack

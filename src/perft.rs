@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
+use crate::frontier::Frontier;
 use crate::movegen::{CheckInfo, Sink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -65,22 +66,43 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
 }
 
 /// The ply above the last: plays each move as the generator finds it and counts the
-/// replies, telling the counter which pieces check, worked out from the move itself.
-struct Leaves<'a, F> {
+/// replies, telling the counter which pieces check, worked out from the move itself, and
+/// for an ordinary move what this ply knows of the pieces that reply (`after`).
+struct Leaves<'a, F, G> {
     pos: &'a Position,
     check: CheckInfo,
     nodes: u64,
     leaf: F,
+    after: G,
 }
 
-impl<F: FnMut(&Position, Bitboard) -> u64> Leaves<'_, F> {
+impl<F, G> Leaves<'_, F, G>
+where
+    F: FnMut(&Position, Bitboard) -> u64,
+    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
+{
+    /// The leaves below `pos`, counted by `leaf` after special moves and by `after`
+    /// after ordinary ones.
+    #[inline(always)]
+    fn count(pos: &Position, leaf: F, after: G) -> u64 {
+        let mut leaves = Leaves {
+            pos,
+            check: pos.check_info(),
+            nodes: 0,
+            leaf,
+            after,
+        };
+        pos.generate(&mut leaves);
+        leaves.nodes
+    }
+
     #[inline(always)]
     fn ordinary(&mut self, role: Role, m: Move) {
         let child = self.pos.after_unkeyed_by(role, m);
         let checkers = self
             .pos
             .checkers_after(&self.check, &child, role, m.from(), m.to());
-        self.nodes += (self.leaf)(&child, checkers);
+        self.nodes += (self.after)(&child, checkers, m.from(), m.to());
     }
 
     /// A move that moves a second piece, removes one elsewhere or changes a piece's
@@ -92,7 +114,11 @@ impl<F: FnMut(&Position, Bitboard) -> u64> Leaves<'_, F> {
     }
 }
 
-impl<F: FnMut(&Position, Bitboard) -> u64> Sink for Leaves<'_, F> {
+impl<F, G> Sink for Leaves<'_, F, G>
+where
+    F: FnMut(&Position, Bitboard) -> u64,
+    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
+{
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
         for to in targets {
@@ -133,7 +159,7 @@ impl<F: FnMut(&Position, Bitboard) -> u64> Sink for Leaves<'_, F> {
 /// played (bulk counting), and inner nodes skip the key update that perft never reads.
 /// The stoppable walker answers `None` when the flag was raised before it finished.
 macro_rules! walker {
-    ($(#[$attr:meta])* $name:ident, $leaf:ident, $stoppable:ident) => {
+    ($(#[$attr:meta])* $name:ident, $leaf:ident, $after:ident, $stoppable:ident) => {
         /// The last ply, counted: a function of its own, called straight from the plies
         /// above without the walker's depth tests.
         $(#[$attr])*
@@ -142,22 +168,40 @@ macro_rules! walker {
             pos.count_legal_moves_given(checkers)
         }
 
+        /// The last ply after an ordinary move, counted with what the ply above knows.
+        $(#[$attr])*
+        #[inline(never)]
+        fn $after(
+            frontier: &Frontier,
+            pos: &Position,
+            checkers: Bitboard,
+            from: Square,
+            to: Square,
+        ) -> u64 {
+            frontier.count(pos, checkers, from, to)
+        }
+
         $(#[$attr])*
         fn $name(pos: &Position, depth: u32) -> u64 {
             if depth <= 2 {
                 return match depth {
                     0 => 1,
                     1 => $leaf(pos, pos.checkers_seen_first()),
-                    _ => {
-                        let mut leaves = Leaves {
+                    _ if Frontier::pays(pos) => {
+                        let frontier = Frontier::new(pos);
+                        Leaves::count(
                             pos,
-                            check: pos.check_info(),
-                            nodes: 0,
-                            leaf: |child: &Position, checkers| $leaf(child, checkers),
-                        };
-                        pos.generate(&mut leaves);
-                        leaves.nodes
+                            |child: &Position, checkers| $leaf(child, checkers),
+                            |child: &Position, checkers, from, to| {
+                                $after(&frontier, child, checkers, from, to)
+                            },
+                        )
                     }
+                    _ => Leaves::count(
+                        pos,
+                        |child: &Position, checkers| $leaf(child, checkers),
+                        |child: &Position, checkers, _, _| $leaf(child, checkers),
+                    ),
                 };
             }
             let mut expand = Expand {
@@ -189,7 +233,12 @@ macro_rules! walker {
     };
 }
 
-walker!(perft_portable, count_portable, perft_portable_stoppable);
+walker!(
+    perft_portable,
+    count_portable,
+    count_after_portable,
+    perft_portable_stoppable
+);
 
 // The generator's inner loops are popcounts and bit scans; the baseline x86-64 target
 // has no instructions for them, so a copy of the walker is compiled for CPUs that do and
@@ -199,6 +248,7 @@ walker!(
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
     perft_bit_ops,
     count_bit_ops,
+    count_after_bit_ops,
     perft_bit_ops_stoppable
 );
 
@@ -266,14 +316,18 @@ impl Divide {
 struct Task {
     root: usize,
     pos: Position,
+    /// Its perft 2, a guess at its size (0 when not guessed).
+    size: u64,
 }
 
 /// Perft per root move on `threads` threads (at least one), giving up as soon as `stop`
 /// is raised. The counts equal `divide`'s whatever the number of threads.
 ///
 /// The work is shared as (root move, reply) pairs taken from a common counter: a few
-/// hundred tasks of similar size, so every thread stays busy to the end, where sharing
-/// only the twenty-odd root moves would leave one thread alone with the largest.
+/// hundred tasks, so every thread stays busy to the end, where sharing only the
+/// twenty-odd root moves would leave one thread alone with the largest. The largest
+/// tasks (by their perft 2) are taken first, so that those left at the end are small and
+/// the threads finish together.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -299,9 +353,18 @@ pub fn divide_parallel(pos: &Position, depth: u32, threads: usize, stop: &Atomic
             tasks.push(Task {
                 root,
                 pos: child.after_unkeyed(reply),
+                size: 0,
             });
             expected[root] += 1;
         }
+    }
+    // Worth it when there are threads to balance and the guess is a small part of the
+    // work (a task below depth 4 or more, a perft 2 above it).
+    if threads > 1 && depth >= 6 {
+        for task in &mut tasks {
+            task.size = perft(&task.pos, 2);
+        }
+        tasks.sort_by_key(|task| std::cmp::Reverse(task.size));
     }
     let next = AtomicUsize::new(0);
     let worker = || {
@@ -375,6 +438,16 @@ mod tests {
                 assert_eq!((&split.moves, split.stopped), (&single, false));
             }
         }
+    }
+
+    /// From depth 6 the tasks are taken largest first: the counts per root move are
+    /// still `divide`'s, in generation order.
+    #[test]
+    fn tasks_taken_largest_first_still_count_each_root_move() {
+        let pos = Position::from_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1").unwrap();
+        let split = divide_parallel(&pos, 6, 2, &AtomicBool::new(false));
+        assert_eq!((&split.moves, split.stopped), (&divide(&pos, 6), false));
+        assert_eq!(split.nodes(), 11_030_083);
     }
 
     #[test]

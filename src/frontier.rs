@@ -1,0 +1,219 @@
+//! Perft's last ply counted from the ply above. The knights, bishops, rooks and queens
+//! of the side to move after a move are those of the side that did not move: their
+//! attacks were the same one ply up unless the move opened or closed one of their lines,
+//! so the ply above looks them up once for all its moves, and each move asks again only
+//! for those whose attacks it touches.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::movegen::{Counter, Officers};
+use crate::position::Position;
+use crate::role::Role;
+use crate::square::Square;
+
+/// What the ply above knows of the side not to move: its knights' and sliders' attacks
+/// and the moves they make, as they stand before any move of the side to move.
+pub(crate) struct Frontier {
+    /// The squares each slider attacks, in the order of their squares (a side has 15
+    /// sliders at most: 16 pieces, its king among them).
+    attacks: [Bitboard; 16],
+    /// Their squares, in the same order.
+    squares: [Square; 16],
+    /// How many sliders there are.
+    slider_count: usize,
+    /// The squares its sliders attack: a move that leaves and lands off them changes
+    /// none of their attacks.
+    seen: Bitboard,
+    /// All the pieces of the side not to move.
+    pieces: Bitboard,
+    /// Its knights.
+    knights: Bitboard,
+    /// Its bishops, rooks and queens.
+    sliders: Bitboard,
+    /// The moves of its knights and sliders, pins aside.
+    moves: u64,
+}
+
+impl Frontier {
+    /// Whether the frontier of `pos` is worth working out: with a single knight or
+    /// slider to reply (an endgame), looking it up costs less than the bookkeeping.
+    #[inline(always)]
+    pub(crate) fn pays(pos: &Position) -> bool {
+        let officers = pos.by_role(Role::Knight) | pos.bishops_queens() | pos.rooks_queens();
+        (officers & pos.by_color(pos.turn().other())).has_more_than_one()
+    }
+
+    /// The frontier of `pos`, whose side to move is about to play.
+    #[inline(always)]
+    pub(crate) fn new(pos: &Position) -> Frontier {
+        let them = pos.turn().other();
+        let pieces = pos.by_color(them);
+        let occupied = pos.occupied();
+        let mut frontier = Frontier {
+            attacks: [Bitboard::EMPTY; 16],
+            squares: [Square::A1; 16],
+            slider_count: 0,
+            seen: Bitboard::EMPTY,
+            pieces,
+            knights: pos.by_role(Role::Knight) & pieces,
+            sliders: (pos.bishops_queens() | pos.rooks_queens()) & pieces,
+            moves: 0,
+        };
+        for knight in frontier.knights {
+            frontier.moves += u64::from((attacks::knight_attacks(knight) & !pieces).count());
+        }
+        for (i, slider) in frontier.sliders.enumerate() {
+            let targets = pos.slider_targets(slider, occupied);
+            frontier.attacks[i & 15] = targets;
+            frontier.squares[i & 15] = slider;
+            frontier.slider_count = i + 1;
+            frontier.seen |= targets;
+            frontier.moves += u64::from((targets & !pieces).count());
+        }
+        frontier
+    }
+
+    /// The legal moves in `child`, the position after an ordinary move (not castling,
+    /// en passant or a promotion) from `from` to `to` in the frontier's position, whose
+    /// side to move `checkers` check.
+    #[inline(always)]
+    pub(crate) fn count(
+        &self,
+        child: &Position,
+        checkers: Bitboard,
+        from: Square,
+        to: Square,
+    ) -> u64 {
+        let mut counter = Counter(0);
+        let officers = After {
+            frontier: self,
+            checked: checkers.is_nonempty(),
+            from,
+            to,
+        };
+        child.generate_given_with(&mut counter, checkers, officers);
+        counter.0
+    }
+
+    /// The place of the slider on `sq` in `attacks`.
+    #[inline(always)]
+    fn slider_index(&self, sq: Square) -> usize {
+        let below = Bitboard((1 << sq.index()) - 1);
+        (self.sliders & below).count() as usize & 15
+    }
+
+    /// The moves of the knights and sliders of `child`'s side to move, out of check.
+    #[inline(always)]
+    fn officer_moves(
+        &self,
+        child: &Position,
+        king: Square,
+        pinned: Bitboard,
+        from: Square,
+        to: Square,
+    ) -> u64 {
+        let pieces = child.by_color(child.turn());
+        let mut moves = self.moves;
+        let moved = Bitboard::from_square(from).with(to);
+        // The sliders whose attacks the move opened or closed, found without a branch
+        // per slider (whether one is touched is anyone's guess, and a guess missed costs
+        // more than the lookup it would spare).
+        let mut touched = 0u32;
+        if (moved & self.seen).is_nonempty() {
+            for i in 0..self.slider_count {
+                touched |= u32::from((self.attacks[i & 15] & moved).is_nonempty()) << i;
+            }
+        }
+        if self.pieces.contains(to) {
+            // A capture: the piece taken makes no more moves, and every knight of ours
+            // that guarded its square may now take there. (A slider that did sees the
+            // square in its attacks and is counted again below.)
+            let taken = if self.sliders.contains(to) {
+                let i = self.slider_index(to);
+                touched &= !(1 << i);
+                self.attacks[i]
+            } else if self.knights.contains(to) {
+                attacks::knight_attacks(to)
+            } else {
+                Bitboard::EMPTY
+            };
+            moves -= u64::from((taken & !self.pieces).count());
+            moves += u64::from((attacks::knight_attacks(to) & self.knights & pieces).count());
+        }
+        let occupied = child.occupied();
+        while touched != 0 {
+            let i = touched.trailing_zeros() as usize & 15;
+            touched &= touched - 1;
+            let before = self.attacks[i];
+            let after = child.slider_targets(self.squares[i], occupied);
+            moves += u64::from((after & !pieces).count());
+            moves -= u64::from((before & !self.pieces).count());
+        }
+        // A pinned piece keeps the moves along its pin only.
+        for piece in pinned & !child.by_role(Role::Pawn) {
+            let targets = if child.by_role(Role::Knight).contains(piece) {
+                attacks::knight_attacks(piece)
+            } else {
+                child.slider_targets(piece, child.occupied())
+            };
+            moves -= u64::from((targets & !pieces & !attacks::line(king, piece)).count());
+        }
+        moves
+    }
+}
+
+/// The officers' moves after a move from the frontier's position, counted from it.
+struct After<'a> {
+    frontier: &'a Frontier,
+    /// Whether the side to move is in check: its pieces then answer it, which the
+    /// frontier knows nothing of, and are looked up.
+    checked: bool,
+    from: Square,
+    to: Square,
+}
+
+impl Officers<Counter> for After<'_> {
+    #[inline(always)]
+    fn generate(
+        self,
+        pos: &Position,
+        counter: &mut Counter,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
+    ) {
+        if self.checked {
+            pos.generate_officers(counter, king, pinned, target);
+        } else {
+            counter.0 += self
+                .frontier
+                .officer_moves(pos, king, pinned, self.from, self.to);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// After every ordinary move of positions where checks, pins, captures of every
+    /// kind of piece and promoted pieces come up, the frontier's count is the count of
+    /// the generator.
+    #[test]
+    fn counts_after_ordinary_moves_are_the_generators() {
+        let mut compared = 0;
+        for pos in crate::playouts::playouts(10, 60, 0x2545_f491_4f6c_dd1d) {
+            let frontier = Frontier::new(&pos);
+            for &m in pos.legal_moves().as_slice() {
+                if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
+                    continue;
+                }
+                let child = pos.after(m);
+                let got = frontier.count(&child, child.checkers(), m.from(), m.to());
+                assert_eq!(got, child.count_legal_moves(), "{} {m:?}", pos.fen());
+                compared += 1;
+            }
+        }
+        assert!(compared > 100_000, "only {compared} moves compared");
+    }
+}
