@@ -2,7 +2,9 @@
 
 use crate::color::Color;
 use crate::excerpt::Excerpt;
+use crate::role::Role;
 use crate::square::Square;
+use crate::uci::{ParseUciError, UciMove};
 
 use super::error::ProtocolError;
 use super::help::{self, Topic};
@@ -336,6 +338,67 @@ impl<'a> Iterator for Words<'a> {
     }
 }
 
+/// The words of a list of moves, each with what it reads as a UCI move, exactly as
+/// `words` and `UciMove::from_str` would give them. `position ... moves` sends about
+/// eighty words a line, nearly all lower-case `e2e4` after one space: those are read in
+/// one step from their bytes, the rest word by word.
+pub(crate) fn move_words(line: &str) -> MoveWords<'_> {
+    MoveWords { words: words(line) }
+}
+
+pub(crate) struct MoveWords<'a> {
+    words: Words<'a>,
+}
+
+impl<'a> Iterator for MoveWords<'a> {
+    type Item = (&'a str, Result<UciMove, ParseUciError>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Words::Ascii(rest) = &mut self.words {
+            if let Some((start, len, uci)) = plain_uci(rest.as_bytes()) {
+                // Byte offsets of an ASCII line are character boundaries.
+                if let Some(word) = rest.get(start..start + len) {
+                    *rest = rest.get(start + len..).unwrap_or("");
+                    return Some((word, Ok(uci)));
+                }
+            }
+        }
+        let word = self.words.next()?;
+        Some((word, word.parse()))
+    }
+}
+
+/// A lower-case UCI move at the head of `bytes`, after one space at most, and ending
+/// at a blank or at the end: its offset, its length and the move. Upper case, a
+/// promotion to a king or a pawn, and anything else are left to the word-by-word
+/// reading, which gives the same answer for these too.
+#[inline(always)]
+fn plain_uci(bytes: &[u8]) -> Option<(usize, usize, UciMove)> {
+    let start = usize::from(bytes.first() == Some(&b' '));
+    let word = bytes.get(start..)?;
+    let [from_file @ b'a'..=b'h', from_rank, to_file @ b'a'..=b'h', to_rank, after @ ..] = word
+    else {
+        return None;
+    };
+    let blank = |b: Option<&u8>| b.is_none_or(|b| *b == b' ' || (b'\t'..=b'\r').contains(b));
+    let (len, promotion) = match after.first() {
+        Some(p @ (b'q' | b'r' | b'b' | b'n')) if blank(after.get(1)) => {
+            (5, Role::from_char(char::from(*p)))
+        }
+        next if blank(next) => (4, None),
+        _ => return None,
+    };
+    Some((
+        start,
+        len,
+        UciMove {
+            from: Square::from_name_bytes(*from_file, *from_rank)?,
+            to: Square::from_name_bytes(*to_file, *to_rank)?,
+            promotion,
+        },
+    ))
+}
+
 /// Why `help <name>` has no help to give: a keyword in the wrong case, or no command.
 fn unknown_topic(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
@@ -552,6 +615,41 @@ fn parse_tag(line: &str) -> Result<Command<'_>, ProtocolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The one-step reading of plain UCI words splits and reads every list of moves as
+    /// `words` and `UciMove::from_str` do, whatever its blanks, case and suffixes.
+    #[test]
+    fn move_words_read_as_words_and_from_str_do() {
+        let pieces: Vec<&str> = concat!(
+            "e2e4|a7a8q|h2h1n|e7e8b|e7e8r|e7e8k|e7e8p|e7e8Q|E2E4|B1C3|b1c3|Bb5|e2e4+|",
+            "e2e4q+|i2i4|e9e4|e2e|O-O|Nf3|exd5|\u{e9}2e4|| |  |\t|\r\n|\u{a0}|e2e4\u{3000}",
+        )
+        .split('|')
+        .collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut step = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            state
+        };
+        let mut compared = 0;
+        for _ in 0..20_000 {
+            let mut line = String::new();
+            for _ in 0..step() % 7 {
+                let state = step();
+                line.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+                if state & (1 << 20) != 0 {
+                    line.push(' ');
+                }
+            }
+            let expected: Vec<_> = words(&line).map(|w| (w, w.parse::<UciMove>())).collect();
+            let found: Vec<_> = move_words(&line).collect();
+            assert_eq!(found, expected, "{line:?}");
+            compared += found.len();
+        }
+        assert!(compared > 20_000, "only {compared} words compared");
+    }
 
     #[test]
     fn the_short_ways_give_what_the_long_way_gives() {

@@ -18,7 +18,7 @@ use crate::uci::{CastlingMode, UciMove};
 use super::answer::{
     Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
 };
-use super::command::{words, Command, OfferStep, Start};
+use super::command::{move_words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
 use super::prefix::{is_name_byte, GameName, Prefixed, Version, MAX_NAME};
@@ -772,8 +772,8 @@ fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, Protoc
     // Replayed lean: no legal-move list or status after each move, only what undo and
     // the repetition count keep; the status of the last position comes back at the end.
     game.set_lean(true);
-    for (index, text) in words(moves).enumerate() {
-        let played = match text.parse::<UciMove>() {
+    for (index, (text, uci)) in move_words(moves).enumerate() {
+        let played = match uci {
             Ok(uci) => game.play_uci(uci, text),
             Err(_) => game.parse_san_bytes(text.as_bytes()).map(|m| game.play(m)),
         };
