@@ -158,18 +158,8 @@ impl<R> Table<R> {
     /// guess of a line's game, good enough to bring its memory into the cache ahead of
     /// its turn, read from entries that `prefetch_index` brought.
     pub fn guess(&self, hash: u64) -> Option<usize> {
-        let mask = self.index.len() - 1;
-        let mut at = self.home(hash);
-        loop {
-            let e = *self.index.get(at)?;
-            if e == 0 {
-                return None;
-            }
-            if tag(e) == tag(hash) {
-                return Some(slot_of(e));
-            }
-            at = (at + 1) & mask;
-        }
+        self.probe(hash, |e| tag(e) == tag(hash))
+            .map(|(_, e)| slot_of(e))
     }
 
     /// Starts loading a slot's name and the first `bytes` bytes of its record.
@@ -187,9 +177,10 @@ impl<R> Table<R> {
         hash as usize & (self.index.len() - 1)
     }
 
-    /// The entry and slot of a name.
-    fn find(&self, name: &GameName) -> Option<(usize, usize)> {
-        let hash = self.hash_name(name);
+    /// The first entry of a hash's run, and where it stands, that `hit` accepts; the
+    /// search ends at the run's first empty entry.
+    #[inline(always)]
+    fn probe(&self, hash: u64, hit: impl Fn(Entry) -> bool) -> Option<(usize, Entry)> {
         let mask = self.index.len() - 1;
         let mut at = self.home(hash);
         loop {
@@ -197,30 +188,24 @@ impl<R> Table<R> {
             if e == 0 {
                 return None;
             }
-            if tag(e) == tag(hash) {
-                let slot = slot_of(e);
-                if self.slots.get(slot).is_some_and(|s| s.name == *name) {
-                    return Some((at, slot));
-                }
+            if hit(e) {
+                return Some((at, e));
             }
             at = (at + 1) & mask;
         }
     }
 
+    /// The entry and slot of a name.
+    fn find(&self, name: &GameName) -> Option<(usize, usize)> {
+        let hash = self.hash_name(name);
+        let named =
+            |e| tag(e) == tag(hash) && self.slots.get(slot_of(e)).is_some_and(|s| s.name == *name);
+        self.probe(hash, named).map(|(at, e)| (at, slot_of(e)))
+    }
+
     /// The entry that points at `slot`, whose name has `hash`.
     fn entry_of(&self, hash: u64, slot: usize) -> Option<usize> {
-        let mask = self.index.len() - 1;
-        let mut at = self.home(hash);
-        loop {
-            let e = *self.index.get(at)?;
-            if e == 0 {
-                return None;
-            }
-            if slot_of(e) == slot {
-                return Some(at);
-            }
-            at = (at + 1) & mask;
-        }
+        self.probe(hash, |e| slot_of(e) == slot).map(|(at, _)| at)
     }
 
     /// Writes a slot's entry in the first free place of its hash's run.
