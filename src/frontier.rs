@@ -154,7 +154,7 @@ impl Frontier {
             let targets = if child.by_role(Role::Knight).contains(piece) {
                 attacks::knight_attacks(piece)
             } else {
-                child.slider_targets(piece, child.occupied())
+                child.slider_targets(piece, occupied)
             };
             moves -= u64::from((targets & !pieces & !attacks::line(king, piece)).count());
         }
