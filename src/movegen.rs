@@ -152,6 +152,22 @@ fn clear_paths(to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
     clear
 }
 
+/// Whether a slider on `from`, whose lines are `rays`, reaches `to` over empty squares.
+#[inline(always)]
+fn clear_line(rays: Bitboard, from: Square, to: Square, occupied: Bitboard) -> bool {
+    rays.contains(to) && (attacks::between(from, to) & occupied).is_empty()
+}
+
+/// How a plain move (no castling, no en passant) of a `role` piece is played.
+#[inline(always)]
+fn plain_kind(role: Role, from: Square, to: Square, promotion: Option<Role>) -> MoveKind {
+    match promotion {
+        Some(piece) => MoveKind::Promotion(piece),
+        None if role == Role::Pawn && (from as i32 - to as i32).abs() == 16 => MoveKind::DoublePush,
+        None => MoveKind::Normal,
+    }
+}
+
 /// The square of an index, when it is on the board.
 #[inline(always)]
 fn square_at(index: i32) -> Option<Square> {
@@ -1153,33 +1169,7 @@ impl Position {
         if (role == Role::Pawn && to.rank() == last) != promotion.is_some() {
             return None;
         }
-        let king = self.king(us);
-        let from = if role == Role::King {
-            // One king, so one origin at most.
-            let from = froms.first()?;
-            self.attackers_by_paths(to, theirs, occupied.without(king))
-                .is_empty()
-                .then_some(from)?
-        } else {
-            let checkers = self.attackers_by_paths(king, theirs, occupied);
-            if let Some(checker) = checkers.first() {
-                if checkers.has_more_than_one()
-                    || !attacks::between(king, checker).with(checker).contains(to)
-                {
-                    return None;
-                }
-            }
-            let mut found = None;
-            for from in froms {
-                if self.leaves_king_safe(king, from, to, occupied) {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some(from);
-                }
-            }
-            found?
-        };
+        let from = self.one_safe_origin(role, froms, to, theirs, occupied)?;
         let kind = match promotion {
             Some(piece) => MoveKind::Promotion(piece),
             None if role == Role::Pawn && (from as i32 - to as i32).abs() == 16 => {
@@ -1188,6 +1178,99 @@ impl Position {
             None => MoveKind::Normal,
         };
         Some(Move::new(from, to, kind))
+    }
+
+    /// The legal move of our `role` piece on `from` to `to`, promoting to `promotion`:
+    /// what a UCI move names, checked from its origin without listing any move. `None`
+    /// when it is not legal, and for what this shortcut leaves to the full lookup
+    /// (castling, en passant, a promotion letter on another move).
+    #[inline(always)]
+    pub(crate) fn plain_move_from(
+        &self,
+        role: Role,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Move> {
+        let us = self.turn;
+        let ours = self.by_color(us);
+        let theirs = self.by_color(us.other());
+        if !ours.contains(from) || ours.contains(to) {
+            return None;
+        }
+        let occupied = ours | theirs;
+        let reaches = match role {
+            Role::Knight => attacks::knight_attacks(from).contains(to),
+            Role::King => attacks::king_attacks(from).contains(to),
+            Role::Bishop => clear_line(attacks::bishop_rays(from), from, to, occupied),
+            Role::Rook => clear_line(attacks::rook_rays(from), from, to, occupied),
+            Role::Queen => clear_line(attacks::queen_rays(from), from, to, occupied),
+            Role::Pawn if theirs.contains(to) => attacks::pawn_attacks(us, from).contains(to),
+            Role::Pawn => {
+                let (up, second) = match us {
+                    Color::White => (8, Rank::SECOND),
+                    Color::Black => (-8, Rank::SEVENTH),
+                };
+                let step = to as i32 - from as i32;
+                step == up
+                    || (step == 2 * up
+                        && from.rank() == second
+                        && !occupied
+                            .contains(Square::from_index_wrapping((from as i32 + up) as u32)))
+            }
+        };
+        if !reaches || (role == Role::Pawn && self.ep_square == Some(to)) {
+            return None;
+        }
+        let last = match us {
+            Color::White => Rank::EIGHTH,
+            Color::Black => Rank::FIRST,
+        };
+        if (role == Role::Pawn && to.rank() == last) != promotion.is_some() {
+            return None;
+        }
+        let from = self.one_safe_origin(role, Bitboard::from_square(from), to, theirs, occupied)?;
+        Some(Move::new(from, to, plain_kind(role, from, to, promotion)))
+    }
+
+    /// The one of `froms`, where our `role` pieces stand that reach `to`, whose move
+    /// there leaves our king safe; `None` when none does or more than one.
+    #[inline(always)]
+    fn one_safe_origin(
+        &self,
+        role: Role,
+        froms: Bitboard,
+        to: Square,
+        theirs: Bitboard,
+        occupied: Bitboard,
+    ) -> Option<Square> {
+        let king = self.king(self.turn);
+        if role == Role::King {
+            // One king, so one origin at most.
+            let from = froms.first()?;
+            return self
+                .attackers_by_paths(to, theirs, occupied.without(king))
+                .is_empty()
+                .then_some(from);
+        }
+        let checkers = self.attackers_by_paths(king, theirs, occupied);
+        if let Some(checker) = checkers.first() {
+            if checkers.has_more_than_one()
+                || !attacks::between(king, checker).with(checker).contains(to)
+            {
+                return None;
+            }
+        }
+        let mut found = None;
+        for from in froms {
+            if self.leaves_king_safe(king, from, to, occupied) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(from);
+            }
+        }
+        found
     }
 
     /// The en-passant square only when a legal en-passant capture exists.

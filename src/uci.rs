@@ -3,7 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bitboard::Bitboard;
 use crate::diagnose::IllegalMove;
 use crate::moves::Move;
 use crate::position::Position;
@@ -128,8 +127,7 @@ impl Position {
             return None;
         }
         let role = self.role_at(uci.from)?;
-        let m =
-            self.unique_move_to(role, uci.to, Bitboard::from_square(uci.from), uci.promotion)?;
+        let m = self.plain_move_from(role, uci.from, uci.to, uci.promotion)?;
         Some((m, role))
     }
 
