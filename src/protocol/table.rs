@@ -348,10 +348,12 @@ mod tests {
             table.insert(name(n), i);
         }
         let target = home(&table, "n0");
+        // Not among the six already in: the hash's seed is random, and one of them
+        // may share n0's home.
         let same: Vec<&String> = names
             .iter()
+            .skip(6)
             .filter(|n| home(&table, n) == target)
-            .skip(1)
             .take(12)
             .collect();
         for (i, n) in same.iter().enumerate() {
