@@ -865,6 +865,14 @@ impl Position {
                 return true;
             }
         }
+        self.has_legal_moves_generated()
+    }
+
+    /// `has_legal_moves` where its shortcut cannot tell (in check, or every piece
+    /// stuck or pinned): apart, so that the shortcut's few lines are all a game's end
+    /// brings into the instruction cache.
+    #[inline(never)]
+    fn has_legal_moves_generated(&self) -> bool {
         let mut any = Any(false);
         self.generate(&mut any);
         any.0
@@ -882,6 +890,7 @@ impl Position {
     /// candidates of a SAN move. Found from the target square (the pieces that reach
     /// it, then pins and check), without working out every other move; castling and en
     /// passant, rare and intricate, come from the full generator.
+    #[cfg(test)]
     pub(crate) fn legal_moves_to(&self, to: Square, castles: bool) -> ShortList {
         let mut list = ShortList::new();
         self.legal_moves_of_to(None, to, castles, &mut list);
@@ -1190,14 +1199,36 @@ impl Position {
         Some(Move::new(from, to, kind))
     }
 
-    /// The en-passant square only when a legal en-passant capture exists.
+    /// The en-passant square only when a legal en-passant capture exists: the
+    /// generator's test of each capture alone (a repetition key asks after most double
+    /// pushes, and the whole generator's run cost more than the rest of the move).
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        self.legal_moves_to(ep, false)
-            .as_slice()
-            .iter()
-            .any(|m| m.is_en_passant())
-            .then_some(ep)
+        let us = self.turn;
+        let them = us.other();
+        let up = if us == Color::White { 8 } else { -8 };
+        let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
+        let king = self.king(us);
+        let occupied = self.occupied();
+        let theirs = self.by_color(them);
+        let checkers = self.attackers_to(king, them, occupied);
+        // Out of a double check only the king moves; a knight's or another pawn's check
+        // cannot be answered by en passant.
+        let leapers = checkers
+            & !self.by_role(Role::Rook)
+            & !self.by_role(Role::Bishop)
+            & !self.by_role(Role::Queen);
+        if checkers.has_more_than_one() || leapers.without(victim).is_nonempty() {
+            return None;
+        }
+        let sliders = theirs.without(victim);
+        let legal = (attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn)).any(|from| {
+            let after = occupied.without(from).without(victim).with(ep);
+            (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
+                && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
+                    .is_empty()
+        });
+        legal.then_some(ep)
     }
 }
 
@@ -1316,6 +1347,38 @@ mod tests {
             }
         }
         assert!(ep_squares > 100, "only {ep_squares} en-passant squares");
+    }
+
+    /// The en-passant square is kept exactly when the generator lists an en-passant
+    /// capture.
+    #[test]
+    fn the_legal_en_passant_square_is_the_generators() {
+        let mut legal = 0;
+        let mut illegal = 0;
+        for pos in positions().into_iter().chain(
+            [
+                // Pinned along the rank once both pawns leave it.
+                "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",
+                // The double-pushed pawn gives check: taking it answers.
+                "8/8/8/3k4/3pP3/8/8/4K3 b - e3 0 1",
+                // Pinned on the diagonal to the king.
+                "8/8/8/4k3/3pP3/8/8/B3K3 b - e3 0 1",
+            ]
+            .iter()
+            .map(|fen| Position::from_fen(fen).unwrap()),
+        ) {
+            let Some(ep) = pos.ep_square else {
+                continue;
+            };
+            let listed = pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_en_passant() && m.to() == ep);
+            assert_eq!(pos.legal_ep_square().is_some(), listed, "{}", pos.fen());
+            legal += usize::from(listed);
+            illegal += usize::from(!listed);
+        }
+        assert!(legal > 10 && illegal > 3, "{legal} legal, {illegal} not");
     }
 
     /// The castling table holds, for every king and rook of either side, the squares
