@@ -352,6 +352,23 @@ impl Position {
         pinned & self.by_color(us)
     }
 
+    /// `pinned`, with the pinning sliders found by their lines and the small `between`
+    /// table rather than a slider lookup.
+    #[inline(always)]
+    fn pinned_by_paths(&self, king: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+        let snipers = ((attacks::rook_rays(king) & self.rooks_queens())
+            | (attacks::bishop_rays(king) & self.bishops_queens()))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & !theirs
+    }
+
     /// Generates every legal move into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -845,18 +862,18 @@ impl Position {
     /// that is neither the king nor pinned is legal, and nearly every position has one:
     /// only the others need the generator.
     pub fn has_legal_moves(&self) -> bool {
+        // Asked once a game when replaying records, when the large slider tables are
+        // no longer in the cache: every test here reads the small tables the search of
+        // a move reads (steps, rays, `between`).
         let us = self.turn;
+        let theirs = self.by_color(us.other());
         let ours = self.by_color(us);
         let king = self.king(us);
         let occupied = self.occupied();
-        if self.attackers_to(king, us.other(), occupied).is_empty() {
-            let free = ours & !self.pinned(king, us);
-            let reach = |from: Square, role: Role| {
-                (attacks::attacks(us, role, from, occupied) & !ours).is_nonempty()
-            };
-            if (free & self.by_role(Role::Knight)).any(|from| reach(from, Role::Knight))
-                || (free & self.bishops_queens()).any(|from| reach(from, Role::Bishop))
-                || (free & self.rooks_queens()).any(|from| reach(from, Role::Rook))
+        if self.attackers_by_paths(king, theirs, occupied).is_empty() {
+            let free = ours & !self.pinned_by_paths(king, theirs, occupied);
+            if (free & self.by_role(Role::Knight))
+                .any(|from| (attacks::knight_attacks(from) & !ours).is_nonempty())
             {
                 return true;
             }
@@ -864,6 +881,21 @@ impl Position {
             if (shift(free & self.by_role(Role::Pawn), up) & !occupied).is_nonempty() {
                 return true;
             }
+            // A slider that can move can move to a square beside it.
+            let next = |from: Square, rays: Bitboard| attacks::king_attacks(from) & rays & !ours;
+            if (free & self.bishops_queens())
+                .any(|from| next(from, attacks::bishop_rays(from)).is_nonempty())
+                || (free & self.rooks_queens())
+                    .any(|from| next(from, attacks::rook_rays(from)).is_nonempty())
+            {
+                return true;
+            }
+        }
+        let lifted = occupied.without(king);
+        if (attacks::king_attacks(king) & !ours)
+            .any(|to| self.attackers_by_paths(to, theirs, lifted).is_empty())
+        {
+            return true;
         }
         self.has_legal_moves_generated()
     }
@@ -1058,7 +1090,12 @@ impl Position {
     /// `between` table instead of a slider lookup: for the one-move searches of records,
     /// where the large magic tables are seldom in the cache.
     #[inline(always)]
-    fn attackers_by_paths(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn attackers_by_paths(
+        &self,
+        sq: Square,
+        theirs: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let sliders = (attacks::rook_rays(sq) & self.rooks_queens())
             | (attacks::bishop_rays(sq) & self.bishops_queens());
         (self.leapers_at(sq) & theirs) | clear_paths(sq, sliders & theirs, occupied)
@@ -1432,6 +1469,19 @@ mod tests {
         };
         assert_eq!(castles("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1"), 0);
         assert_eq!(castles("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1"), 1);
+    }
+
+    /// The checkers found by their lines are those the slider lookups find.
+    #[test]
+    fn checkers_by_their_lines_are_the_attackers() {
+        let mut checks = 0;
+        for pos in positions() {
+            let us = pos.turn();
+            let attackers = pos.attackers_to(pos.king(us), us.other(), pos.occupied());
+            assert_eq!(pos.checkers(), attackers, "{}", pos.fen());
+            checks += usize::from(attackers.is_nonempty());
+        }
+        assert!(checks > 50, "only {checks} checks");
     }
 
     #[test]
