@@ -368,6 +368,23 @@ impl Position {
         pinned & self.by_color(us)
     }
 
+    /// `pinned`, with the pinning sliders found by their lines and the small `between`
+    /// table rather than a slider lookup.
+    #[inline(always)]
+    fn pinned_by_paths(&self, king: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+        let snipers = ((attacks::rook_rays(king) & self.rooks_queens())
+            | (attacks::bishop_rays(king) & self.bishops_queens()))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if !blockers.has_more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        pinned & !theirs
+    }
+
     /// Generates every legal move into `sink`.
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
@@ -861,18 +878,18 @@ impl Position {
     /// that is neither the king nor pinned is legal, and nearly every position has one:
     /// only the others need the generator.
     pub fn has_legal_moves(&self) -> bool {
+        // Asked once a game when replaying records, when the large slider tables are
+        // no longer in the cache: every test here reads the small tables the search of
+        // a move reads (steps, rays, `between`).
         let us = self.turn;
+        let theirs = self.by_color(us.other());
         let ours = self.by_color(us);
         let king = self.king(us);
         let occupied = self.occupied();
-        if self.attackers_to(king, us.other(), occupied).is_empty() {
-            let free = ours & !self.pinned(king, us);
-            let reach = |from: Square, role: Role| {
-                (attacks::attacks(us, role, from, occupied) & !ours).is_nonempty()
-            };
-            if (free & self.by_role(Role::Knight)).any(|from| reach(from, Role::Knight))
-                || (free & self.bishops_queens()).any(|from| reach(from, Role::Bishop))
-                || (free & self.rooks_queens()).any(|from| reach(from, Role::Rook))
+        if self.attackers_by_paths(king, theirs, occupied).is_empty() {
+            let free = ours & !self.pinned_by_paths(king, theirs, occupied);
+            if (free & self.by_role(Role::Knight))
+                .any(|from| (attacks::knight_attacks(from) & !ours).is_nonempty())
             {
                 return true;
             }
@@ -880,7 +897,30 @@ impl Position {
             if (shift(free & self.by_role(Role::Pawn), up) & !occupied).is_nonempty() {
                 return true;
             }
+            // A slider that can move can move to a square beside it.
+            let next = |from: Square, rays: Bitboard| attacks::king_attacks(from) & rays & !ours;
+            if (free & self.bishops_queens())
+                .any(|from| next(from, attacks::bishop_rays(from)).is_nonempty())
+                || (free & self.rooks_queens())
+                    .any(|from| next(from, attacks::rook_rays(from)).is_nonempty())
+            {
+                return true;
+            }
         }
+        let lifted = occupied.without(king);
+        if (attacks::king_attacks(king) & !ours)
+            .any(|to| self.attackers_by_paths(to, theirs, lifted).is_empty())
+        {
+            return true;
+        }
+        self.has_legal_moves_generated()
+    }
+
+    /// `has_legal_moves` where its shortcut cannot tell (in check, or every piece
+    /// stuck or pinned): apart, so that the shortcut's few lines are all a game's end
+    /// brings into the instruction cache.
+    #[inline(never)]
+    fn has_legal_moves_generated(&self) -> bool {
         let mut any = Any(false);
         self.generate(&mut any);
         any.0
@@ -898,6 +938,7 @@ impl Position {
     /// candidates of a SAN move. Found from the target square (the pieces that reach
     /// it, then pins and check), without working out every other move; castling and en
     /// passant, rare and intricate, come from the full generator.
+    #[cfg(test)]
     pub(crate) fn legal_moves_to(&self, to: Square, castles: bool) -> ShortList {
         let mut list = ShortList::new();
         self.legal_moves_of_to(None, to, castles, &mut list);
@@ -1065,7 +1106,12 @@ impl Position {
     /// `between` table instead of a slider lookup: for the one-move searches of records,
     /// where the large magic tables are seldom in the cache.
     #[inline(always)]
-    fn attackers_by_paths(&self, sq: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
+    pub(crate) fn attackers_by_paths(
+        &self,
+        sq: Square,
+        theirs: Bitboard,
+        occupied: Bitboard,
+    ) -> Bitboard {
         let sliders = (attacks::rook_rays(sq) & self.rooks_queens())
             | (attacks::bishop_rays(sq) & self.bishops_queens());
         (self.leapers_at(sq) & theirs) | clear_paths(sq, sliders & theirs, occupied)
@@ -1273,14 +1319,36 @@ impl Position {
         found
     }
 
-    /// The en-passant square only when a legal en-passant capture exists.
+    /// The en-passant square only when a legal en-passant capture exists: the
+    /// generator's test of each capture alone (a repetition key asks after most double
+    /// pushes, and the whole generator's run cost more than the rest of the move).
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        self.legal_moves_to(ep, false)
-            .as_slice()
-            .iter()
-            .any(|m| m.is_en_passant())
-            .then_some(ep)
+        let us = self.turn;
+        let them = us.other();
+        let up = if us == Color::White { 8 } else { -8 };
+        let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
+        let king = self.king(us);
+        let occupied = self.occupied();
+        let theirs = self.by_color(them);
+        let checkers = self.attackers_to(king, them, occupied);
+        // Out of a double check only the king moves; a knight's or another pawn's check
+        // cannot be answered by en passant.
+        let leapers = checkers
+            & !self.by_role(Role::Rook)
+            & !self.by_role(Role::Bishop)
+            & !self.by_role(Role::Queen);
+        if checkers.has_more_than_one() || leapers.without(victim).is_nonempty() {
+            return None;
+        }
+        let sliders = theirs.without(victim);
+        let legal = (attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn)).any(|from| {
+            let after = occupied.without(from).without(victim).with(ep);
+            (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
+                && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
+                    .is_empty()
+        });
+        legal.then_some(ep)
     }
 }
 
@@ -1401,6 +1469,38 @@ mod tests {
         assert!(ep_squares > 100, "only {ep_squares} en-passant squares");
     }
 
+    /// The en-passant square is kept exactly when the generator lists an en-passant
+    /// capture.
+    #[test]
+    fn the_legal_en_passant_square_is_the_generators() {
+        let mut legal = 0;
+        let mut illegal = 0;
+        for pos in positions().into_iter().chain(
+            [
+                // Pinned along the rank once both pawns leave it.
+                "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1",
+                // The double-pushed pawn gives check: taking it answers.
+                "8/8/8/3k4/3pP3/8/8/4K3 b - e3 0 1",
+                // Pinned on the diagonal to the king.
+                "8/8/8/4k3/3pP3/8/8/B3K3 b - e3 0 1",
+            ]
+            .iter()
+            .map(|fen| Position::from_fen(fen).unwrap()),
+        ) {
+            let Some(ep) = pos.ep_square else {
+                continue;
+            };
+            let listed = pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.is_en_passant() && m.to() == ep);
+            assert_eq!(pos.legal_ep_square().is_some(), listed, "{}", pos.fen());
+            legal += usize::from(listed);
+            illegal += usize::from(!listed);
+        }
+        assert!(legal > 10 && illegal > 3, "{legal} legal, {illegal} not");
+    }
+
     /// The castling table holds, for every king and rook of either side, the squares
     /// that `castling_targets` and `between` give.
     #[test]
@@ -1452,6 +1552,19 @@ mod tests {
         };
         assert_eq!(castles("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1"), 0);
         assert_eq!(castles("4k3/8/8/8/8/8/8/1R1K4 w B - 0 1"), 1);
+    }
+
+    /// The checkers found by their lines are those the slider lookups find.
+    #[test]
+    fn checkers_by_their_lines_are_the_attackers() {
+        let mut checks = 0;
+        for pos in positions() {
+            let us = pos.turn();
+            let attackers = pos.attackers_to(pos.king(us), us.other(), pos.occupied());
+            assert_eq!(pos.checkers(), attackers, "{}", pos.fen());
+            checks += usize::from(attackers.is_nonempty());
+        }
+        assert!(checks > 50, "only {checks} checks");
     }
 
     #[test]

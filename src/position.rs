@@ -239,10 +239,13 @@ impl Position {
             .is_nonempty()
     }
 
-    /// The pieces giving check to the side to move.
+    /// The pieces giving check to the side to move. Found by their lines and the small
+    /// `between` table: a game's status asks once, when the large slider tables are
+    /// no longer in the cache.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        self.attackers_to(self.king(self.turn), self.turn.other(), self.occupied())
+        let theirs = self.by_color(self.turn.other());
+        self.attackers_by_paths(self.king(self.turn), theirs, self.occupied())
     }
 
     #[inline(always)]

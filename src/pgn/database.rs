@@ -432,13 +432,16 @@ fn run_sequential<R: Read, W: Write, E: Write>(
     let mut text = Vec::with_capacity(64 * 1024);
     let keep_raw = config.keep_broken && config.target != Target::Check;
     for (file, source) in sources.into_iter().enumerate() {
+        // A read of a file never waits for the reader of the output: its answers are
+        // written as the buffer fills, not in a small write before every read.
+        let ready = source.ready;
         let mut reader = GameReader::new(source.reader);
         loop {
             let out = &mut *output.out;
             let got = reader.read(
                 &mut worker.replayer,
                 keep_raw.then_some(&mut raw),
-                &mut || out.flush(),
+                &mut || if ready { Ok(()) } else { out.flush() },
             )?;
             if got.is_none() {
                 break;
