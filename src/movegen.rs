@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::magic;
 use crate::moves::{Move, MoveKind, MoveList, ShortList};
-use crate::position::Position;
+use crate::position::{back_rank, Position};
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
 
@@ -61,6 +61,13 @@ impl Sink for MoveList {
 /// sink: `Lookup` finds them in their attack sets; perft's last ply counts them from what
 /// the ply above found.
 pub(crate) trait Officers<S> {
+    /// What is already known of the enemy's attacks around our king (nothing, unless
+    /// perft's ply above worked it out).
+    #[inline(always)]
+    fn danger(&self) -> Danger {
+        Danger::UNKNOWN
+    }
+
     /// Those moves, given the pieces pinned to `king` and the squares that answer a
     /// check (every square not ours, out of check).
     fn generate(
@@ -71,6 +78,39 @@ pub(crate) trait Officers<S> {
         pinned: Bitboard,
         target: Bitboard,
     );
+}
+
+/// The enemy's attacks around the king of the side to move, when the ply above knows
+/// them: the generator then skips its own tests.
+#[derive(Clone, Copy)]
+pub(crate) struct Danger {
+    /// Among the king's targets and the squares of its castling walks, those the enemy's
+    /// sliders attack with the king lifted off the board.
+    pub sliders: Option<Bitboard>,
+    /// The squares the enemy's pawns, knights and king attack.
+    pub leapers: Option<Bitboard>,
+}
+
+impl Danger {
+    pub const UNKNOWN: Danger = Danger {
+        sliders: None,
+        leapers: None,
+    };
+}
+
+/// What the side to move attacks around the enemy king, worked out once for all its
+/// moves (see `Position::watch`).
+pub(crate) struct Watch {
+    /// Among the zone (the enemy king's targets not held by its own pieces, and the
+    /// squares of its castling walks whose path its own pieces leave clear), those that
+    /// our sliders attack with the enemy king lifted.
+    pub sliders: Bitboard,
+    /// The squares our pawns, knights and king attack.
+    pub leapers: Bitboard,
+    /// The squares a slider on the zone sees (king lifted), and the enemy's pieces beside
+    /// its king: a move that leaves and lands off them changes no slider's attack on the
+    /// zone, and adds no square to it.
+    pub view: Bitboard,
 }
 
 /// The officers' moves from their attack sets.
@@ -198,6 +238,8 @@ struct Known {
     cover: Bitboard,
     /// The king's safe targets.
     safe: Bitboard,
+    /// The squares of the castling walks that the enemy's sliders attack, when known.
+    sliders: Option<Bitboard>,
 }
 
 /// The squares from file `a` to file `b` of the first rank, both included.
@@ -520,15 +562,19 @@ impl Position {
         // What the enemy's pawns, knights and king cover, which castling reads too.
         let candidates = attacks::king_attacks(king) & !ours;
         let castles = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
-        let cover = if (candidates | castles).is_nonempty() {
-            self.leaper_cover::<WHITE>()
-        } else {
-            Bitboard::EMPTY
+        let danger = officers.danger();
+        let cover = match danger.leapers {
+            Some(cover) => cover,
+            None if (candidates | castles).is_nonempty() => self.leaper_cover::<WHITE>(),
+            None => Bitboard::EMPTY,
         };
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        let safe = self.king_targets::<WHITE>(king, candidates & !cover, occupied);
+        let safe = match danger.sliders {
+            Some(attacked) => candidates & !cover & !attacked,
+            None => self.king_targets::<WHITE>(king, candidates & !cover, occupied),
+        };
         sink.piece(Role::King, king, safe);
 
         if checkers.has_more_than_one() {
@@ -548,6 +594,7 @@ impl Position {
                 candidates,
                 cover,
                 safe,
+                sliders: danger.sliders,
             };
             self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known);
         }
@@ -575,6 +622,52 @@ impl Position {
             if self.is_castling_safe::<WHITE>(king, rook, &path, known) {
                 sink.single(Move::new(king, rook, MoveKind::Castle));
             }
+        }
+    }
+
+    /// What the side to move attacks around the enemy king: perft's ply above the last
+    /// works it out once, and each of its moves that leaves and lands off `view` hands
+    /// the slider part to the generator of the position after it (and, for a move of a
+    /// slider, the leaper part too).
+    #[inline(always)]
+    pub(crate) fn watch(&self) -> Watch {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let king = self.king(them);
+        let beside = attacks::king_attacks(king);
+        let mut zone = beside & !theirs;
+        for rook in self.castling & Bitboard::rank(back_rank(them)) {
+            let path = match them {
+                Color::White => CastlingPath::of::<true>(king, rook),
+                Color::Black => CastlingPath::of::<false>(king, rook),
+            };
+            if (Bitboard(path.clear) & theirs).is_empty() {
+                zone |= Bitboard(path.walk);
+            }
+        }
+        let lifted = self.occupied().without(king);
+        let rooks = self.rooks_queens() & ours;
+        let bishops = self.bishops_queens() & ours;
+        let mut sliders = Bitboard::EMPTY;
+        let mut view = beside & theirs;
+        for sq in zone {
+            let straight = attacks::rook_attacks(sq, lifted);
+            let diagonal = attacks::bishop_attacks(sq, lifted);
+            if ((straight & rooks) | (diagonal & bishops)).is_nonempty() {
+                sliders = sliders.with(sq);
+            }
+            view |= straight | diagonal;
+        }
+        let leapers = match us {
+            Color::White => self.leaper_cover::<false>(),
+            Color::Black => self.leaper_cover::<true>(),
+        };
+        Watch {
+            sliders,
+            leapers,
+            view,
         }
     }
 
@@ -743,6 +836,16 @@ impl Position {
         let walk = Bitboard(path.walk) & !near;
         if (walk & known.cover).is_nonempty() {
             return false;
+        }
+        if let Some(attacked) = known.sliders {
+            if (walk & attacked).is_nonempty() {
+                return false;
+            }
+            // A rook in its corner shields no square of the walk: the king lifted was
+            // all that mattered. An inner Chess960 rook may, and is lifted below.
+            if matches!(rook.file(), File::A | File::H) {
+                return true;
+            }
         }
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);
