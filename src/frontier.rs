@@ -174,11 +174,12 @@ impl Officers<Counter> for After<'_> {
     fn danger(&self) -> Danger {
         let watch = &self.frontier.watch;
         let moved = Bitboard::from_square(self.from).with(self.to);
+        // The enemy's pawns, knights and king stay where they were when a slider moved.
+        let slider = matches!(self.role, Role::Bishop | Role::Rook | Role::Queen);
         Danger {
             sliders: (moved & watch.view).is_empty().then_some(watch.sliders),
-            // The enemy's pawns, knights and king stay where they were when a slider moved.
-            leapers: matches!(self.role, Role::Bishop | Role::Rook | Role::Queen)
-                .then_some(watch.leapers),
+            leapers: slider.then_some(watch.leapers),
+            castles: (slider && (moved & watch.castles_view).is_empty()).then_some(watch.castles),
         }
     }
 
@@ -205,25 +206,55 @@ impl Officers<Counter> for After<'_> {
 mod tests {
     use super::*;
 
+    /// The moves of `pos` that the frontier counts after (not castling, en passant or a
+    /// promotion), each checked against the generator; how many were.
+    fn compare_after_each_move(pos: &Position) -> usize {
+        let frontier = Frontier::new(pos);
+        let mut compared = 0;
+        for &m in pos.legal_moves().as_slice() {
+            if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
+                continue;
+            }
+            let child = pos.after(m);
+            let role = pos.role_at(m.from()).unwrap_or(Role::Pawn);
+            let got = frontier.count(&child, child.checkers(), role, m.from(), m.to());
+            assert_eq!(got, child.count_legal_moves(), "{} {m:?}", pos.fen());
+            compared += 1;
+        }
+        compared
+    }
+
     /// After every ordinary move of positions where checks, pins, captures of every
     /// kind of piece and promoted pieces come up, the frontier's count is the count of
     /// the generator.
     #[test]
     fn counts_after_ordinary_moves_are_the_generators() {
-        let mut compared = 0;
-        for pos in crate::playouts::playouts(10, 60, 0x2545_f491_4f6c_dd1d) {
-            let frontier = Frontier::new(&pos);
-            for &m in pos.legal_moves().as_slice() {
-                if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
-                    continue;
-                }
-                let child = pos.after(m);
-                let role = pos.role_at(m.from()).unwrap_or(Role::Pawn);
-                let got = frontier.count(&child, child.checkers(), role, m.from(), m.to());
-                assert_eq!(got, child.count_legal_moves(), "{} {m:?}", pos.fen());
-                compared += 1;
-            }
-        }
+        let compared: usize = crate::playouts::playouts(10, 60, 0x2545_f491_4f6c_dd1d)
+            .iter()
+            .map(compare_after_each_move)
+            .sum();
         assert!(compared > 100_000, "only {compared} moves compared");
+    }
+
+    /// Castling after a move of the other side, which the ply above works out once: a
+    /// slider that opens or closes a line onto a walk, a capture of a castling rook, a
+    /// piece stepping into a path or out of it, a knight's or pawn's new cover, and
+    /// Chess960 rooks beside and away from the corners.
+    #[test]
+    fn castling_after_a_move_is_the_generators() {
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "r3k2r/pppq1ppp/2n2n2/1B1pp1B1/1b1PP1b1/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "rn2k1nr/8/8/3B4/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/2N5/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/2P5/8/8/8/8/8/R3K2R w kq - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+            "rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1",
+            "1rk1r3/8/8/8/8/8/4Q3/1RK1R3 w EBeb - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(compare_after_each_move(&pos) > 5, "{fen}");
+        }
     }
 }

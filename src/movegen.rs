@@ -89,12 +89,15 @@ pub(crate) struct Danger {
     pub sliders: Option<Bitboard>,
     /// The squares the enemy's pawns, knights and king attack.
     pub leapers: Option<Bitboard>,
+    /// The rooks we may castle with, out of check.
+    pub castles: Option<Bitboard>,
 }
 
 impl Danger {
     pub const UNKNOWN: Danger = Danger {
         sliders: None,
         leapers: None,
+        castles: None,
     };
 }
 
@@ -111,6 +114,11 @@ pub(crate) struct Watch {
     /// its king: a move that leaves and lands off them changes no slider's attack on the
     /// zone, and adds no square to it.
     pub view: Bitboard,
+    /// The rooks the enemy king may castle with, were it its turn and out of check.
+    pub castles: Bitboard,
+    /// `view`, the castling rooks and the squares their castling crosses: a slider's move
+    /// that leaves and lands off them leaves `castles` as it is.
+    pub castles_view: Bitboard,
 }
 
 /// The officers' moves from their attack sets.
@@ -355,6 +363,7 @@ impl Sink for ToSquare {
     }
 }
 
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
 const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -596,7 +605,14 @@ impl Position {
                 safe,
                 sliders: danger.sliders,
             };
-            self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known);
+            match danger.castles {
+                Some(rooks) => {
+                    for rook in rooks {
+                        sink.single(Move::new(king, rook, MoveKind::Castle));
+                    }
+                }
+                None => self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known),
+            }
         }
     }
 
@@ -664,10 +680,33 @@ impl Position {
             Color::White => self.leaper_cover::<false>(),
             Color::Black => self.leaper_cover::<true>(),
         };
+        // The enemy's castling as it stands: a slider's move off `castles_view` leaves
+        // its rights, its paths' occupancy and the attacks on its walks as they were.
+        let occupied = self.occupied();
+        let mut castles = Bitboard::EMPTY;
+        let mut castles_view = view;
+        for rook in self.castling & Bitboard::rank(back_rank(them)) {
+            let path = match them {
+                Color::White => CastlingPath::of::<true>(king, rook),
+                Color::Black => CastlingPath::of::<false>(king, rook),
+            };
+            // An inner Chess960 rook may shield its walk: left to the generator.
+            if (Bitboard::from_square(rook) & CORNERS).is_empty() {
+                castles_view = Bitboard::FULL;
+            }
+            castles_view |= Bitboard(path.clear).with(rook);
+            if (Bitboard(path.clear) & occupied).is_empty()
+                && (Bitboard(path.walk) & (leapers | sliders)).is_empty()
+            {
+                castles = castles.with(rook);
+            }
+        }
         Watch {
             sliders,
             leapers,
             view,
+            castles,
+            castles_view,
         }
     }
 
