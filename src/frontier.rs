@@ -171,6 +171,22 @@ struct After<'a> {
 
 impl Officers<Counter> for After<'_> {
     #[inline(always)]
+    fn count_pawn_steps(
+        &self,
+        counter: &mut Counter,
+        checkers: Bitboard,
+        pinned: Bitboard,
+    ) -> bool {
+        let watch = &self.frontier.watch;
+        let moved = Bitboard::from_square(self.from).with(self.to);
+        let known = (checkers | pinned | (moved & watch.pawn_view)).is_empty();
+        if known {
+            counter.0 += watch.pawn_steps;
+        }
+        known
+    }
+
+    #[inline(always)]
     fn danger(&self) -> Danger {
         let watch = &self.frontier.watch;
         let moved = Bitboard::from_square(self.from).with(self.to);

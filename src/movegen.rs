@@ -68,6 +68,14 @@ pub(crate) trait Officers<S> {
         Danger::UNKNOWN
     }
 
+    /// Counts our pawns' pushes and captures (en passant aside) into `sink` when they
+    /// are known (perft's ply above counted them), given the pieces that check and our
+    /// pinned pawns; whether it did.
+    #[inline(always)]
+    fn count_pawn_steps(&self, _sink: &mut S, _checkers: Bitboard, _pinned: Bitboard) -> bool {
+        false
+    }
+
     /// Those moves, given the pieces pinned to `king` and the squares that answer a
     /// check (every square not ours, out of check).
     fn generate(
@@ -119,6 +127,12 @@ pub(crate) struct Watch {
     /// `view`, the castling rooks and the squares their castling crosses: a slider's move
     /// that leaves and lands off them leaves `castles` as it is.
     pub castles_view: Bitboard,
+    /// The pushes and captures of the enemy's pawns (en passant aside, each promotion
+    /// counted four times), were it its turn, out of check and without pins.
+    pub pawn_steps: u64,
+    /// The enemy's pawns and the squares they would push across, push to or capture on:
+    /// a move that leaves and lands off them leaves `pawn_steps` as it is.
+    pub pawn_view: Bitboard,
 }
 
 /// The officers' moves from their attack sets.
@@ -595,9 +609,10 @@ impl Position {
         };
         let pinned = self.pinned(king, us);
 
+        let counted = officers.count_pawn_steps(sink, checkers, self.by_role(Role::Pawn) & pinned);
         officers.generate(self, sink, king, pinned, target);
 
-        self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
+        self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers, counted);
         if checkers.is_empty() {
             let known = Known {
                 candidates,
@@ -701,13 +716,56 @@ impl Position {
                 castles = castles.with(rook);
             }
         }
+        let (pawn_steps, pawn_view) = match them {
+            Color::White => self.pawn_steps::<true>(),
+            Color::Black => self.pawn_steps::<false>(),
+        };
         Watch {
             sliders,
             leapers,
             view,
             castles,
             castles_view,
+            pawn_steps,
+            pawn_view,
         }
+    }
+
+    /// The pushes and captures (en passant aside, promotions four times) of white's pawns
+    /// when `WHITE`, else black's, without pins or check; and the squares they depend on:
+    /// the pawns', those they push across or to and those they attack.
+    #[inline(always)]
+    fn pawn_steps<const WHITE: bool>(&self) -> (u64, Bitboard) {
+        let (side, up, last_rank, double_rank) = if WHITE {
+            (
+                Color::White,
+                8,
+                Bitboard::rank(Rank::EIGHTH),
+                Bitboard::rank(Rank::THIRD),
+            )
+        } else {
+            (
+                Color::Black,
+                -8,
+                Bitboard::rank(Rank::FIRST),
+                Bitboard::rank(Rank::SIXTH),
+            )
+        };
+        let pawns = self.pieces(side, Role::Pawn);
+        let victims = self.by_color(side.other());
+        let occupied = self.occupied();
+        let ahead = shift(pawns, up);
+        let single = ahead & !occupied;
+        let beyond = shift(ahead & double_rank, up);
+        let double = shift(single & double_rank, up) & !occupied;
+        let left = shift(pawns & NOT_FILE_A, up - 1);
+        let right = shift(pawns & NOT_FILE_H, up + 1);
+        let mut steps = u64::from(double.count());
+        for targets in [single, left & victims, right & victims] {
+            steps += u64::from((targets & !last_rank).count());
+            steps += 4 * u64::from((targets & last_rank).count());
+        }
+        (steps, pawns | ahead | beyond | left | right)
     }
 
     /// The squares the enemy's pawns, knights and king attack.
@@ -788,6 +846,22 @@ impl Position {
         pinned: Bitboard,
         target: Bitboard,
         checkers: Bitboard,
+        counted: bool,
+    ) {
+        if !counted {
+            self.generate_pawn_steps::<S, WHITE>(sink, king, pinned, target);
+        }
+        self.generate_en_passant::<S, WHITE>(sink, king, checkers);
+    }
+
+    /// Our pawns' pushes and captures (en passant aside), pins and check obeyed.
+    #[inline(always)]
+    fn generate_pawn_steps<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
     ) {
         let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
@@ -826,7 +900,22 @@ impl Position {
                 sink.promotions(hit & last_rank, delta);
             }
         }
+    }
 
+    /// Our pawns' en-passant captures.
+    #[inline(always)]
+    fn generate_en_passant<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        checkers: Bitboard,
+    ) {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let them = us.other();
+        let theirs = self.by_color(them);
+        let occupied = self.occupied();
+        let pawns = self.pieces(us, Role::Pawn);
+        let up = if WHITE { 8 } else { -8 };
         if let Some(ep) = self.ep_square {
             let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
             // A knight's or another pawn's check cannot be answered by en passant.
