@@ -6,7 +6,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
-use crate::movegen::{Counter, Officers};
+use crate::movegen::{Counter, Danger, Officers, Watch};
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::Square;
@@ -19,11 +19,9 @@ pub(crate) struct Frontier {
     attacks: [Bitboard; 16],
     /// Their squares, in the same order.
     squares: [Square; 16],
-    /// How many sliders there are.
-    slider_count: usize,
-    /// The squares its sliders attack: a move that leaves and lands off them changes
-    /// none of their attacks.
-    seen: Bitboard,
+    /// By square, the sliders (bit `i` for `attacks[i]`) that attack it: a move changes
+    /// the attacks of those on its two squares only.
+    watchers: [u16; 64],
     /// All the pieces of the side not to move.
     pieces: Bitboard,
     /// Its knights.
@@ -32,6 +30,8 @@ pub(crate) struct Frontier {
     sliders: Bitboard,
     /// The moves of its knights and sliders, pins aside.
     moves: u64,
+    /// What the side to move attacks around the enemy king.
+    watch: Watch,
 }
 
 impl Frontier {
@@ -52,12 +52,12 @@ impl Frontier {
         let mut frontier = Frontier {
             attacks: [Bitboard::EMPTY; 16],
             squares: [Square::A1; 16],
-            slider_count: 0,
-            seen: Bitboard::EMPTY,
+            watchers: [0; 64],
             pieces,
             knights: pos.by_role(Role::Knight) & pieces,
             sliders: (pos.bishops_queens() | pos.rooks_queens()) & pieces,
             moves: 0,
+            watch: pos.watch(),
         };
         for knight in frontier.knights {
             frontier.moves += u64::from((attacks::knight_attacks(knight) & !pieces).count());
@@ -66,8 +66,9 @@ impl Frontier {
             let targets = pos.slider_targets(slider, occupied);
             frontier.attacks[i & 15] = targets;
             frontier.squares[i & 15] = slider;
-            frontier.slider_count = i + 1;
-            frontier.seen |= targets;
+            for sq in targets {
+                frontier.watchers[sq.index()] |= 1 << (i & 15);
+            }
             frontier.moves += u64::from((targets & !pieces).count());
         }
         frontier
@@ -81,6 +82,7 @@ impl Frontier {
         &self,
         child: &Position,
         checkers: Bitboard,
+        role: Role,
         from: Square,
         to: Square,
     ) -> u64 {
@@ -88,6 +90,7 @@ impl Frontier {
         let officers = After {
             frontier: self,
             checked: checkers.is_nonempty(),
+            role,
             from,
             to,
         };
@@ -114,16 +117,8 @@ impl Frontier {
     ) -> u64 {
         let pieces = child.by_color(child.turn());
         let mut moves = self.moves;
-        let moved = Bitboard::from_square(from).with(to);
-        // The sliders whose attacks the move opened or closed, found without a branch
-        // per slider (whether one is touched is anyone's guess, and a guess missed costs
-        // more than the lookup it would spare).
-        let mut touched = 0u32;
-        if (moved & self.seen).is_nonempty() {
-            for i in 0..self.slider_count {
-                touched |= u32::from((self.attacks[i & 15] & moved).is_nonempty()) << i;
-            }
-        }
+        // The sliders whose attacks the move opened or closed.
+        let mut touched = u32::from(self.watchers[from.index()] | self.watchers[to.index()]);
         if self.pieces.contains(to) {
             // A capture: the piece taken makes no more moves, and every knight of ours
             // that guarded its square may now take there. (A slider that did sees the
@@ -168,11 +163,42 @@ struct After<'a> {
     /// Whether the side to move is in check: its pieces then answer it, which the
     /// frontier knows nothing of, and are looked up.
     checked: bool,
+    /// The piece that moved.
+    role: Role,
     from: Square,
     to: Square,
 }
 
 impl Officers<Counter> for After<'_> {
+    #[inline(always)]
+    fn count_pawn_steps(
+        &self,
+        counter: &mut Counter,
+        checkers: Bitboard,
+        pinned: Bitboard,
+    ) -> bool {
+        let watch = &self.frontier.watch;
+        let moved = Bitboard::from_square(self.from).with(self.to);
+        let known = (checkers | pinned | (moved & watch.pawn_view)).is_empty();
+        if known {
+            counter.0 += watch.pawn_steps;
+        }
+        known
+    }
+
+    #[inline(always)]
+    fn danger(&self) -> Danger {
+        let watch = &self.frontier.watch;
+        let moved = Bitboard::from_square(self.from).with(self.to);
+        // The enemy's pawns, knights and king stay where they were when a slider moved.
+        let slider = matches!(self.role, Role::Bishop | Role::Rook | Role::Queen);
+        Danger {
+            sliders: (moved & watch.view).is_empty().then_some(watch.sliders),
+            leapers: slider.then_some(watch.leapers),
+            castles: (slider && (moved & watch.castles_view).is_empty()).then_some(watch.castles),
+        }
+    }
+
     #[inline(always)]
     fn generate(
         self,
@@ -196,24 +222,55 @@ impl Officers<Counter> for After<'_> {
 mod tests {
     use super::*;
 
+    /// The moves of `pos` that the frontier counts after (not castling, en passant or a
+    /// promotion), each checked against the generator; how many were.
+    fn compare_after_each_move(pos: &Position) -> usize {
+        let frontier = Frontier::new(pos);
+        let mut compared = 0;
+        for &m in pos.legal_moves().as_slice() {
+            if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
+                continue;
+            }
+            let child = pos.after(m);
+            let role = pos.role_at(m.from()).unwrap_or(Role::Pawn);
+            let got = frontier.count(&child, child.checkers(), role, m.from(), m.to());
+            assert_eq!(got, child.count_legal_moves(), "{} {m:?}", pos.fen());
+            compared += 1;
+        }
+        compared
+    }
+
     /// After every ordinary move of positions where checks, pins, captures of every
     /// kind of piece and promoted pieces come up, the frontier's count is the count of
     /// the generator.
     #[test]
     fn counts_after_ordinary_moves_are_the_generators() {
-        let mut compared = 0;
-        for pos in crate::playouts::playouts(10, 60, 0x2545_f491_4f6c_dd1d) {
-            let frontier = Frontier::new(&pos);
-            for &m in pos.legal_moves().as_slice() {
-                if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
-                    continue;
-                }
-                let child = pos.after(m);
-                let got = frontier.count(&child, child.checkers(), m.from(), m.to());
-                assert_eq!(got, child.count_legal_moves(), "{} {m:?}", pos.fen());
-                compared += 1;
-            }
-        }
+        let compared: usize = crate::playouts::playouts(10, 60, 0x2545_f491_4f6c_dd1d)
+            .iter()
+            .map(compare_after_each_move)
+            .sum();
         assert!(compared > 100_000, "only {compared} moves compared");
+    }
+
+    /// Castling after a move of the other side, which the ply above works out once: a
+    /// slider that opens or closes a line onto a walk, a capture of a castling rook, a
+    /// piece stepping into a path or out of it, a knight's or pawn's new cover, and
+    /// Chess960 rooks beside and away from the corners.
+    #[test]
+    fn castling_after_a_move_is_the_generators() {
+        for fen in [
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "r3k2r/pppq1ppp/2n2n2/1B1pp1B1/1b1PP1b1/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+            "rn2k1nr/8/8/3B4/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/2N5/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/2P5/8/8/8/8/8/R3K2R w kq - 0 1",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
+            "rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1",
+            "1rk1r3/8/8/8/8/8/4Q3/1RK1R3 w EBeb - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(compare_after_each_move(&pos) > 5, "{fen}");
+        }
     }
 }

@@ -6,7 +6,7 @@ use crate::bitboard::Bitboard;
 use crate::color::Color;
 use crate::magic;
 use crate::moves::{Move, MoveKind, MoveList, ShortList};
-use crate::position::Position;
+use crate::position::{back_rank, Position};
 use crate::role::Role;
 use crate::square::{File, Rank, Square};
 
@@ -61,6 +61,21 @@ impl Sink for MoveList {
 /// sink: `Lookup` finds them in their attack sets; perft's last ply counts them from what
 /// the ply above found.
 pub(crate) trait Officers<S> {
+    /// What is already known of the enemy's attacks around our king (nothing, unless
+    /// perft's ply above worked it out).
+    #[inline(always)]
+    fn danger(&self) -> Danger {
+        Danger::UNKNOWN
+    }
+
+    /// Counts our pawns' pushes and captures (en passant aside) into `sink` when they
+    /// are known (perft's ply above counted them), given the pieces that check and our
+    /// pinned pawns; whether it did.
+    #[inline(always)]
+    fn count_pawn_steps(&self, _sink: &mut S, _checkers: Bitboard, _pinned: Bitboard) -> bool {
+        false
+    }
+
     /// Those moves, given the pieces pinned to `king` and the squares that answer a
     /// check (every square not ours, out of check).
     fn generate(
@@ -71,6 +86,53 @@ pub(crate) trait Officers<S> {
         pinned: Bitboard,
         target: Bitboard,
     );
+}
+
+/// The enemy's attacks around the king of the side to move, when the ply above knows
+/// them: the generator then skips its own tests.
+#[derive(Clone, Copy)]
+pub(crate) struct Danger {
+    /// Among the king's targets and the squares of its castling walks, those the enemy's
+    /// sliders attack with the king lifted off the board.
+    pub sliders: Option<Bitboard>,
+    /// The squares the enemy's pawns, knights and king attack.
+    pub leapers: Option<Bitboard>,
+    /// The rooks we may castle with, out of check.
+    pub castles: Option<Bitboard>,
+}
+
+impl Danger {
+    pub const UNKNOWN: Danger = Danger {
+        sliders: None,
+        leapers: None,
+        castles: None,
+    };
+}
+
+/// What the side to move attacks around the enemy king, worked out once for all its
+/// moves (see `Position::watch`).
+pub(crate) struct Watch {
+    /// Among the zone (the enemy king's targets not held by its own pieces, and the
+    /// squares of its castling walks whose path its own pieces leave clear), those that
+    /// our sliders attack with the enemy king lifted.
+    pub sliders: Bitboard,
+    /// The squares our pawns, knights and king attack.
+    pub leapers: Bitboard,
+    /// The squares a slider on the zone sees (king lifted), and the enemy's pieces beside
+    /// its king: a move that leaves and lands off them changes no slider's attack on the
+    /// zone, and adds no square to it.
+    pub view: Bitboard,
+    /// The rooks the enemy king may castle with, were it its turn and out of check.
+    pub castles: Bitboard,
+    /// `view`, the castling rooks and the squares their castling crosses: a slider's move
+    /// that leaves and lands off them leaves `castles` as it is.
+    pub castles_view: Bitboard,
+    /// The pushes and captures of the enemy's pawns (en passant aside, each promotion
+    /// counted four times), were it its turn, out of check and without pins.
+    pub pawn_steps: u64,
+    /// The enemy's pawns and the squares they would push across, push to or capture on:
+    /// a move that leaves and lands off them leaves `pawn_steps` as it is.
+    pub pawn_view: Bitboard,
 }
 
 /// The officers' moves from their attack sets.
@@ -214,6 +276,8 @@ struct Known {
     cover: Bitboard,
     /// The king's safe targets.
     safe: Bitboard,
+    /// The squares of the castling walks that the enemy's sliders attack, when known.
+    sliders: Option<Bitboard>,
 }
 
 /// The squares from file `a` to file `b` of the first rank, both included.
@@ -329,6 +393,7 @@ impl Sink for ToSquare {
     }
 }
 
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 const NOT_FILE_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
 const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
@@ -553,15 +618,19 @@ impl Position {
         // What the enemy's pawns, knights and king cover, which castling reads too.
         let candidates = attacks::king_attacks(king) & !ours;
         let castles = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
-        let cover = if (candidates | castles).is_nonempty() {
-            self.leaper_cover::<WHITE>()
-        } else {
-            Bitboard::EMPTY
+        let danger = officers.danger();
+        let cover = match danger.leapers {
+            Some(cover) => cover,
+            None if (candidates | castles).is_nonempty() => self.leaper_cover::<WHITE>(),
+            None => Bitboard::EMPTY,
         };
 
         // The king: every target not attacked once the king has left its square (so a
         // slider's ray through the king's square counts).
-        let safe = self.king_targets::<WHITE>(king, candidates & !cover, occupied);
+        let safe = match danger.sliders {
+            Some(attacked) => candidates & !cover & !attacked,
+            None => self.king_targets::<WHITE>(king, candidates & !cover, occupied),
+        };
         sink.piece(Role::King, king, safe);
 
         if checkers.has_more_than_one() {
@@ -573,16 +642,25 @@ impl Position {
         };
         let pinned = self.pinned(king, us);
 
+        let counted = officers.count_pawn_steps(sink, checkers, self.by_role(Role::Pawn) & pinned);
         officers.generate(self, sink, king, pinned, target);
 
-        self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers);
+        self.generate_pawns::<S, WHITE>(sink, king, pinned, target, checkers, counted);
         if checkers.is_empty() {
             let known = Known {
                 candidates,
                 cover,
                 safe,
+                sliders: danger.sliders,
             };
-            self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known);
+            match danger.castles {
+                Some(rooks) => {
+                    for rook in rooks {
+                        sink.single(Move::new(king, rook, MoveKind::Castle));
+                    }
+                }
+                None => self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known),
+            }
         }
     }
 
@@ -609,6 +687,118 @@ impl Position {
                 sink.single(Move::new(king, rook, MoveKind::Castle));
             }
         }
+    }
+
+    /// What the side to move attacks around the enemy king: perft's ply above the last
+    /// works it out once, and each of its moves that leaves and lands off `view` hands
+    /// the slider part to the generator of the position after it (and, for a move of a
+    /// slider, the leaper part too).
+    #[inline(always)]
+    pub(crate) fn watch(&self) -> Watch {
+        let us = self.turn;
+        let them = us.other();
+        let ours = self.by_color(us);
+        let theirs = self.by_color(them);
+        let king = self.king(them);
+        let beside = attacks::king_attacks(king);
+        let mut zone = beside & !theirs;
+        for rook in self.castling & Bitboard::rank(back_rank(them)) {
+            let path = match them {
+                Color::White => CastlingPath::of::<true>(king, rook),
+                Color::Black => CastlingPath::of::<false>(king, rook),
+            };
+            if (Bitboard(path.clear) & theirs).is_empty() {
+                zone |= Bitboard(path.walk);
+            }
+        }
+        let lifted = self.occupied().without(king);
+        let rooks = self.rooks_queens() & ours;
+        let bishops = self.bishops_queens() & ours;
+        let mut sliders = Bitboard::EMPTY;
+        let mut view = beside & theirs;
+        for sq in zone {
+            let straight = attacks::rook_attacks(sq, lifted);
+            let diagonal = attacks::bishop_attacks(sq, lifted);
+            if ((straight & rooks) | (diagonal & bishops)).is_nonempty() {
+                sliders = sliders.with(sq);
+            }
+            view |= straight | diagonal;
+        }
+        let leapers = match us {
+            Color::White => self.leaper_cover::<false>(),
+            Color::Black => self.leaper_cover::<true>(),
+        };
+        // The enemy's castling as it stands: a slider's move off `castles_view` leaves
+        // its rights, its paths' occupancy and the attacks on its walks as they were.
+        let occupied = self.occupied();
+        let mut castles = Bitboard::EMPTY;
+        let mut castles_view = view;
+        for rook in self.castling & Bitboard::rank(back_rank(them)) {
+            let path = match them {
+                Color::White => CastlingPath::of::<true>(king, rook),
+                Color::Black => CastlingPath::of::<false>(king, rook),
+            };
+            // An inner Chess960 rook may shield its walk: left to the generator.
+            if (Bitboard::from_square(rook) & CORNERS).is_empty() {
+                castles_view = Bitboard::FULL;
+            }
+            castles_view |= Bitboard(path.clear).with(rook);
+            if (Bitboard(path.clear) & occupied).is_empty()
+                && (Bitboard(path.walk) & (leapers | sliders)).is_empty()
+            {
+                castles = castles.with(rook);
+            }
+        }
+        let (pawn_steps, pawn_view) = match them {
+            Color::White => self.pawn_steps::<true>(),
+            Color::Black => self.pawn_steps::<false>(),
+        };
+        Watch {
+            sliders,
+            leapers,
+            view,
+            castles,
+            castles_view,
+            pawn_steps,
+            pawn_view,
+        }
+    }
+
+    /// The pushes and captures (en passant aside, promotions four times) of white's pawns
+    /// when `WHITE`, else black's, without pins or check; and the squares they depend on:
+    /// the pawns', those they push across or to and those they attack.
+    #[inline(always)]
+    fn pawn_steps<const WHITE: bool>(&self) -> (u64, Bitboard) {
+        let (side, up, last_rank, double_rank) = if WHITE {
+            (
+                Color::White,
+                8,
+                Bitboard::rank(Rank::EIGHTH),
+                Bitboard::rank(Rank::THIRD),
+            )
+        } else {
+            (
+                Color::Black,
+                -8,
+                Bitboard::rank(Rank::FIRST),
+                Bitboard::rank(Rank::SIXTH),
+            )
+        };
+        let pawns = self.pieces(side, Role::Pawn);
+        let victims = self.by_color(side.other());
+        let occupied = self.occupied();
+        let ahead = shift(pawns, up);
+        let single = ahead & !occupied;
+        let beyond = shift(ahead & double_rank, up);
+        let double = shift(single & double_rank, up) & !occupied;
+        let left = shift(pawns & NOT_FILE_A, up - 1);
+        let right = shift(pawns & NOT_FILE_H, up + 1);
+        let mut steps = u64::from(double.count());
+        for targets in [single, left & victims, right & victims] {
+            steps += u64::from((targets & !last_rank).count());
+            steps += 4 * u64::from((targets & last_rank).count());
+        }
+        (steps, pawns | ahead | beyond | left | right)
     }
 
     /// The squares the enemy's pawns, knights and king attack.
@@ -689,6 +879,22 @@ impl Position {
         pinned: Bitboard,
         target: Bitboard,
         checkers: Bitboard,
+        counted: bool,
+    ) {
+        if !counted {
+            self.generate_pawn_steps::<S, WHITE>(sink, king, pinned, target);
+        }
+        self.generate_en_passant::<S, WHITE>(sink, king, checkers);
+    }
+
+    /// Our pawns' pushes and captures (en passant aside), pins and check obeyed.
+    #[inline(always)]
+    fn generate_pawn_steps<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        pinned: Bitboard,
+        target: Bitboard,
     ) {
         let us = if WHITE { Color::White } else { Color::Black };
         let them = us.other();
@@ -727,7 +933,22 @@ impl Position {
                 sink.promotions(hit & last_rank, delta);
             }
         }
+    }
 
+    /// Our pawns' en-passant captures.
+    #[inline(always)]
+    fn generate_en_passant<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        king: Square,
+        checkers: Bitboard,
+    ) {
+        let us = if WHITE { Color::White } else { Color::Black };
+        let them = us.other();
+        let theirs = self.by_color(them);
+        let occupied = self.occupied();
+        let pawns = self.pieces(us, Role::Pawn);
+        let up = if WHITE { 8 } else { -8 };
         if let Some(ep) = self.ep_square {
             let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
             // A knight's or another pawn's check cannot be answered by en passant.
@@ -776,6 +997,16 @@ impl Position {
         let walk = Bitboard(path.walk) & !near;
         if (walk & known.cover).is_nonempty() {
             return false;
+        }
+        if let Some(attacked) = known.sliders {
+            if (walk & attacked).is_nonempty() {
+                return false;
+            }
+            // A rook in its corner shields no square of the walk: the king lifted was
+            // all that mattered. An inner Chess960 rook may, and is lifted below.
+            if matches!(rook.file(), File::A | File::H) {
+                return true;
+            }
         }
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color(them);

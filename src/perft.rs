@@ -79,7 +79,7 @@ struct Leaves<'a, F, G> {
 impl<F, G> Leaves<'_, F, G>
 where
     F: FnMut(&Position, Bitboard) -> u64,
-    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
+    G: FnMut(&Position, Bitboard, Role, Square, Square) -> u64,
 {
     /// The leaves below `pos`, counted by `leaf` after special moves and by `after`
     /// after ordinary ones.
@@ -102,7 +102,7 @@ where
         let checkers = self
             .pos
             .checkers_after(&self.check, &child, role, m.from(), m.to());
-        self.nodes += (self.after)(&child, checkers, m.from(), m.to());
+        self.nodes += (self.after)(&child, checkers, role, m.from(), m.to());
     }
 
     /// A move that moves a second piece, removes one elsewhere or changes a piece's
@@ -117,7 +117,7 @@ where
 impl<F, G> Sink for Leaves<'_, F, G>
 where
     F: FnMut(&Position, Bitboard) -> u64,
-    G: FnMut(&Position, Bitboard, Square, Square) -> u64,
+    G: FnMut(&Position, Bitboard, Role, Square, Square) -> u64,
 {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
@@ -175,10 +175,11 @@ macro_rules! walker {
             frontier: &Frontier,
             pos: &Position,
             checkers: Bitboard,
+            role: Role,
             from: Square,
             to: Square,
         ) -> u64 {
-            frontier.count(pos, checkers, from, to)
+            frontier.count(pos, checkers, role, from, to)
         }
 
         $(#[$attr])*
@@ -192,15 +193,15 @@ macro_rules! walker {
                         Leaves::count(
                             pos,
                             |child: &Position, checkers| $leaf(child, checkers),
-                            |child: &Position, checkers, from, to| {
-                                $after(&frontier, child, checkers, from, to)
+                            |child: &Position, checkers, role, from, to| {
+                                $after(&frontier, child, checkers, role, from, to)
                             },
                         )
                     }
                     _ => Leaves::count(
                         pos,
                         |child: &Position, checkers| $leaf(child, checkers),
-                        |child: &Position, checkers, _, _| $leaf(child, checkers),
+                        |child: &Position, checkers, _, _, _| $leaf(child, checkers),
                     ),
                 };
             }
