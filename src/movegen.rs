@@ -944,36 +944,52 @@ impl Position {
         checkers: Bitboard,
     ) {
         let us = if WHITE { Color::White } else { Color::Black };
-        let them = us.other();
-        let theirs = self.by_color(them);
-        let occupied = self.occupied();
-        let pawns = self.pieces(us, Role::Pawn);
-        let up = if WHITE { 8 } else { -8 };
         if let Some(ep) = self.ep_square {
-            let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
-            // A knight's or another pawn's check cannot be answered by en passant.
-            if (checkers
-                & !self.by_role(Role::Rook)
-                & !self.by_role(Role::Bishop)
-                & !self.by_role(Role::Queen))
-            .without(victim)
-            .is_nonempty()
-            {
-                return;
-            }
-            for from in attacks::pawn_attacks(them, ep) & pawns {
-                // Play it on the occupancy and look for a slider that now sees the king:
-                // this covers pins, the two pawns leaving one rank, and slider checks.
-                let after = occupied.without(from).without(victim).with(ep);
-                let sliders = theirs.without(victim);
-                if (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
-                    && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
-                        .is_empty()
-                {
-                    sink.single(Move::new(from, ep, MoveKind::EnPassant));
-                }
+            for from in self.en_passant_origins(us, ep, king, checkers) {
+                sink.single(Move::new(from, ep, MoveKind::EnPassant));
             }
         }
+    }
+
+    /// Those of our pawns (`us`, to move) that may capture en passant onto `ep`, with
+    /// our king on `king` given check by `checkers` (not a double check: out of one
+    /// only the king moves).
+    #[inline(always)]
+    fn en_passant_origins(
+        &self,
+        us: Color,
+        ep: Square,
+        king: Square,
+        checkers: Bitboard,
+    ) -> Bitboard {
+        let them = us.other();
+        let up = if us == Color::White { 8 } else { -8 };
+        let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
+        // A knight's or another pawn's check cannot be answered by en passant.
+        if (checkers
+            & !self.by_role(Role::Rook)
+            & !self.by_role(Role::Bishop)
+            & !self.by_role(Role::Queen))
+        .without(victim)
+        .is_nonempty()
+        {
+            return Bitboard::EMPTY;
+        }
+        let occupied = self.occupied();
+        let sliders = self.by_color(them).without(victim);
+        let mut origins = Bitboard::EMPTY;
+        for from in attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
+            // Play it on the occupancy and look for a slider that now sees the king:
+            // this covers pins, the two pawns leaving one rank, and slider checks.
+            let after = occupied.without(from).without(victim).with(ep);
+            if (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
+                && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
+                    .is_empty()
+            {
+                origins = origins.with(from);
+            }
+        }
+        origins
     }
 
     /// Whether castling with the rook on `rook`, its path clear and the king not in check,
@@ -1556,30 +1572,15 @@ impl Position {
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let us = self.turn;
-        let them = us.other();
-        let up = if us == Color::White { 8 } else { -8 };
-        let victim = Square::from_index_wrapping((ep as i32 - up) as u32);
         let king = self.king(us);
-        let occupied = self.occupied();
-        let theirs = self.by_color(them);
-        let checkers = self.attackers_to(king, them, occupied);
-        // Out of a double check only the king moves; a knight's or another pawn's check
-        // cannot be answered by en passant.
-        let leapers = checkers
-            & !self.by_role(Role::Rook)
-            & !self.by_role(Role::Bishop)
-            & !self.by_role(Role::Queen);
-        if checkers.has_more_than_one() || leapers.without(victim).is_nonempty() {
+        let checkers = self.attackers_to(king, us.other(), self.occupied());
+        // Out of a double check only the king moves.
+        if checkers.has_more_than_one() {
             return None;
         }
-        let sliders = theirs.without(victim);
-        let legal = (attacks::pawn_attacks(them, ep) & self.pieces(us, Role::Pawn)).any(|from| {
-            let after = occupied.without(from).without(victim).with(ep);
-            (attacks::rook_attacks(king, after) & self.rooks_queens() & sliders).is_empty()
-                && (attacks::bishop_attacks(king, after) & self.bishops_queens() & sliders)
-                    .is_empty()
-        });
-        legal.then_some(ep)
+        self.en_passant_origins(us, ep, king, checkers)
+            .is_nonempty()
+            .then_some(ep)
     }
 }
 
