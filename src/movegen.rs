@@ -1573,7 +1573,7 @@ impl Position {
         let ep = self.ep_square?;
         let us = self.turn;
         let king = self.king(us);
-        let checkers = self.attackers_to(king, us.other(), self.occupied());
+        let checkers = self.checkers();
         // Out of a double check only the king moves.
         if checkers.has_more_than_one() {
             return None;
