@@ -96,6 +96,21 @@ const fn geometry(whole_line: bool) -> [[u64; 64]; 64] {
     table
 }
 
+/// Where a piece of each kind but the pawn (whose row is empty) reaches from a square
+/// on an empty board: a move found from its target looks its piece's squares up in one
+/// table, with no branch on the kind, which a file's moves make unpredictable.
+static REACH: [[u64; 64]; 6] = {
+    let bishop = magic::empty_board(&magic::BISHOP_DIRECTIONS);
+    let rook = magic::empty_board(&magic::ROOK_DIRECTIONS);
+    let mut queen = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        queen[sq] = bishop[sq] | rook[sq];
+        sq += 1;
+    }
+    [[0; 64], KNIGHT, bishop, rook, queen, KING]
+};
+
 static BETWEEN: [[u64; 64]; 64] = geometry(false);
 static LINE: [[u64; 64]; 64] = geometry(true);
 
@@ -161,6 +176,13 @@ pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitb
     }
 }
 
+/// The squares from which a `role` piece (not a pawn) reaches `sq` on an empty board;
+/// empty for the pawn.
+#[inline(always)]
+pub fn reach(role: Role, sq: Square) -> Bitboard {
+    Bitboard(REACH[role.index()][sq.index()])
+}
+
 /// The squares strictly between two squares on a common rank, file or diagonal.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
@@ -201,6 +223,23 @@ mod tests {
             pawn_attacks(Color::Black, Square::E5),
             Bitboard::from_iter([Square::D4, Square::F4])
         );
+    }
+
+    #[test]
+    fn reach_is_each_piece_on_an_empty_board() {
+        for sq in Square::ALL {
+            assert_eq!(reach(Role::Pawn, sq), Bitboard::EMPTY);
+            for role in [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ] {
+                let empty = attacks(Color::White, role, sq, Bitboard::EMPTY);
+                assert_eq!(reach(role, sq), empty, "{role:?} on {sq}");
+            }
+        }
     }
 
     #[test]

@@ -131,7 +131,7 @@ static TABLE: [u64; TABLE_SIZE] = fill(
     &BISHOP_DIRECTIONS,
 );
 
-const fn empty_board(directions: &[(i32, i32); 4]) -> [u64; 64] {
+pub(crate) const fn empty_board(directions: &[(i32, i32); 4]) -> [u64; 64] {
     let mut rays = [0; 64];
     let mut sq = 0;
     while sq < 64 {

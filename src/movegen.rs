@@ -220,14 +220,13 @@ fn clear_line(rays: Bitboard, from: Square, to: Square, occupied: Bitboard) -> b
     rays.contains(to) && (attacks::between(from, to) & occupied).is_empty()
 }
 
-/// How a plain move (no castling, no en passant) of a `role` piece is played.
+/// A plain move (no castling, no en passant) of a `role` piece. Whether it is a double
+/// push is worked out without a branch: which piece moves is the file's choice, and
+/// no predictor follows it.
 #[inline(always)]
-fn plain_kind(role: Role, from: Square, to: Square, promotion: Option<Role>) -> MoveKind {
-    match promotion {
-        Some(piece) => MoveKind::Promotion(piece),
-        None if role == Role::Pawn && (from as i32 - to as i32).abs() == 16 => MoveKind::DoublePush,
-        None => MoveKind::Normal,
-    }
+fn plain_move(role: Role, from: Square, to: Square, promotion: Option<Role>) -> Move {
+    let double = (role == Role::Pawn) & (from.index().abs_diff(to.index()) == 16);
+    Move::plain(from, to, double, promotion)
 }
 
 /// The square of an index, when it is on the board.
@@ -1436,24 +1435,22 @@ impl Position {
             Color::White => (8, Rank::EIGHTH, Rank::FOURTH),
             Color::Black => (-8, Rank::FIRST, Rank::FIFTH),
         };
-        let froms = match role {
-            Role::Knight => attacks::knight_attacks(to) & mine,
-            // The slider tables are too large to stay in cache; the few pieces on the
-            // lines through `to` are checked for a clear path in the smaller `between`.
-            Role::Bishop => clear_paths(to, attacks::bishop_rays(to) & mine, occupied),
-            Role::Rook => clear_paths(to, attacks::rook_rays(to) & mine, occupied),
-            Role::Queen => clear_paths(to, attacks::queen_rays(to) & mine, occupied),
-            Role::King => attacks::king_attacks(to) & mine,
-            Role::Pawn if theirs.contains(to) => attacks::pawn_attacks(them, to) & mine,
-            Role::Pawn => {
-                let one = square_at(to as i32 - up)?;
-                if occupied.contains(one) {
-                    mine & Bitboard::from_square(one)
-                } else if to.rank() == fourth {
-                    mine & Bitboard::from_square(square_at(one as i32 - up)?)
-                } else {
-                    Bitboard::EMPTY
-                }
+        let froms = if role != Role::Pawn {
+            // One lookup for every piece, with no branch on which: the slider tables
+            // are too large to stay in cache, so the few pieces on the lines through
+            // `to` are checked for a clear path in the smaller `between`, which is
+            // empty from a knight's or king's square.
+            clear_paths(to, attacks::reach(role, to) & mine, occupied)
+        } else if theirs.contains(to) {
+            attacks::pawn_attacks(them, to) & mine
+        } else {
+            let one = square_at(to as i32 - up)?;
+            if occupied.contains(one) {
+                mine & Bitboard::from_square(one)
+            } else if to.rank() == fourth {
+                mine & Bitboard::from_square(square_at(one as i32 - up)?)
+            } else {
+                Bitboard::EMPTY
             }
         };
         if froms.is_empty() || (role == Role::Pawn && self.ep_square == Some(to)) {
@@ -1463,14 +1460,7 @@ impl Position {
             return None;
         }
         let from = self.one_safe_origin(role, froms, to, theirs, occupied)?;
-        let kind = match promotion {
-            Some(piece) => MoveKind::Promotion(piece),
-            None if role == Role::Pawn && (from as i32 - to as i32).abs() == 16 => {
-                MoveKind::DoublePush
-            }
-            None => MoveKind::Normal,
-        };
-        Some(Move::new(from, to, kind))
+        Some(plain_move(role, from, to, promotion))
     }
 
     /// The legal move of our `role` piece on `from` to `to`, promoting to `promotion`:
@@ -1523,7 +1513,7 @@ impl Position {
             return None;
         }
         let from = self.one_safe_origin(role, Bitboard::from_square(from), to, theirs, occupied)?;
-        Some(Move::new(from, to, plain_kind(role, from, to, promotion)))
+        Some(plain_move(role, from, to, promotion))
     }
 
     /// The one of `froms`, where our `role` pieces stand that reach `to`, whose move
