@@ -42,6 +42,20 @@ const PROMOTION_CODES: [u16; 6] = [
     KIND_PROMOTION + 3,
 ];
 
+/// The promoted piece of each kind code (none for the codes below the promotions).
+const PROMOTED: [Option<Role>; 16] = {
+    let mut table = [None; 16];
+    table[KIND_PROMOTION as usize] = Some(Role::Knight);
+    table[KIND_PROMOTION as usize + 1] = Some(Role::Bishop);
+    table[KIND_PROMOTION as usize + 2] = Some(Role::Rook);
+    let mut code = KIND_PROMOTION as usize + 3;
+    while code < 16 {
+        table[code] = Some(Role::Queen);
+        code += 1;
+    }
+    table
+};
+
 impl Move {
     /// Packs a move. A promotion to a pawn or king is stored as a queen promotion; the
     /// move generator never asks for one.
@@ -103,6 +117,18 @@ impl Move {
             MoveKind::Promotion(role) => Some(role),
             _ => None,
         }
+    }
+
+    /// The piece that stands on the target after the move of a `role` piece: the
+    /// promoted piece, or the one that moved. Without a branch on whether it promotes.
+    #[inline(always)]
+    pub fn promotion_or(self, role: Role) -> Role {
+        PROMOTED[usize::from(self.0 >> 12)].unwrap_or(role)
+    }
+
+    #[inline(always)]
+    pub const fn is_double_push(self) -> bool {
+        self.0 >> 12 == KIND_DOUBLE_PUSH
     }
 
     #[inline(always)]

@@ -4,7 +4,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::color::Color;
-use crate::moves::{Move, MoveKind};
+use crate::moves::Move;
 use crate::polyglot::RANDOM;
 use crate::role::{Piece, Role};
 use crate::square::{File, Rank, Square};
@@ -72,6 +72,17 @@ pub(crate) fn ep_key(sq: Square) -> u64 {
 pub(crate) fn back_rank(color: Color) -> Rank {
     color.fold(Rank::FIRST, Rank::EIGHTH)
 }
+
+/// `captured_role` from the bits of the knights, bishops, rooks and queens on the
+/// square (a pawn, or nothing, has none).
+const CAPTURED: [Role; 16] = {
+    let mut table = [Role::Pawn; 16];
+    table[1] = Role::Knight;
+    table[2] = Role::Bishop;
+    table[4] = Role::Rook;
+    table[8] = Role::Queen;
+    table
+};
 
 impl Position {
     /// The standard starting position.
@@ -200,14 +211,10 @@ impl Position {
     #[inline(always)]
     fn captured_role(&self, sq: Square) -> Role {
         let on = |role: Role| (self.by_role[role.index()].0 >> sq.index()) & 1;
-        match on(Role::Knight) | on(Role::Bishop) << 1 | on(Role::Rook) << 2 | on(Role::Queen) << 3
-        {
-            1 => Role::Knight,
-            2 => Role::Bishop,
-            4 => Role::Rook,
-            8 => Role::Queen,
-            _ => Role::Pawn,
-        }
+        let index =
+            on(Role::Knight) | on(Role::Bishop) << 1 | on(Role::Rook) << 2 | on(Role::Queen) << 3;
+        // A load, not a jump: captures take pieces in no order a predictor follows.
+        CAPTURED[index as usize & 15]
     }
 
     /// The piece on a square, if any.
@@ -402,71 +409,64 @@ impl Position {
             self.halfmoves = self.halfmoves.saturating_add(1);
         }
 
-        match m.kind() {
-            MoveKind::Castle => {
-                let rank = back_rank(us);
-                let (king_file, rook_file) = if to.file() > from.file() {
-                    (File::G, File::F)
-                } else {
-                    (File::C, File::D)
-                };
-                self.toggle::<HASH>(us, Role::King, from);
-                self.toggle::<HASH>(us, Role::Rook, to);
-                self.toggle::<HASH>(us, Role::King, Square::from_coords(king_file, rank));
-                self.toggle::<HASH>(us, Role::Rook, Square::from_coords(rook_file, rank));
+        // Castling and en passant are rare: two tests that predict well, where a jump
+        // on the kind through its table (promotions included) mispredicts.
+        if m.is_castle() {
+            let rank = back_rank(us);
+            let (king_file, rook_file) = if to.file() > from.file() {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            self.toggle::<HASH>(us, Role::King, from);
+            self.toggle::<HASH>(us, Role::Rook, to);
+            self.toggle::<HASH>(us, Role::King, Square::from_coords(king_file, rank));
+            self.toggle::<HASH>(us, Role::Rook, Square::from_coords(rook_file, rank));
+        } else if m.is_en_passant() {
+            let victim = Square::from_coords(to.file(), from.rank());
+            self.toggle::<HASH>(them, Role::Pawn, victim);
+            self.toggle::<HASH>(us, Role::Pawn, from);
+            self.toggle::<HASH>(us, Role::Pawn, to);
+            if HASH {
+                self.halfmoves = 0;
             }
-            MoveKind::EnPassant => {
-                let victim = Square::from_coords(to.file(), from.rank());
-                self.toggle::<HASH>(them, Role::Pawn, victim);
-                self.toggle::<HASH>(us, Role::Pawn, from);
-                self.toggle::<HASH>(us, Role::Pawn, to);
-                if HASH {
-                    self.halfmoves = 0;
+        } else {
+            if !HASH {
+                // Without a key to update, the target square is cleared in every set,
+                // captured piece or not: no branch on whether, or what, the move takes.
+                let keep = !Bitboard::from_square(to);
+                for set in &mut self.by_role {
+                    *set &= keep;
                 }
-            }
-            kind => {
-                let capture = self.by_color[them.index()].contains(to);
-                if !HASH {
-                    // Without a key to update, the target square is cleared in every set,
-                    // captured piece or not: no branch on whether, or what, the move takes.
-                    let keep = !Bitboard::from_square(to);
-                    for set in &mut self.by_role {
-                        *set &= keep;
-                    }
-                    self.by_color[them.index()] &= keep;
-                } else if capture {
+                self.by_color[them.index()] &= keep;
+            } else {
+                if self.by_color[them.index()].contains(to) {
                     let captured = self.captured_role(to);
                     self.toggle::<HASH>(them, captured, to);
-                }
-                if HASH && capture {
                     self.halfmoves = 0;
                 }
-                self.toggle::<HASH>(us, role, from);
-                match kind {
-                    MoveKind::Promotion(promoted) => self.toggle::<HASH>(us, promoted, to),
-                    _ => self.toggle::<HASH>(us, role, to),
-                }
                 if role == Role::Pawn {
+                    self.halfmoves = 0;
+                }
+            }
+            self.toggle::<HASH>(us, role, from);
+            self.toggle::<HASH>(us, m.promotion_or(role), to);
+            if m.is_double_push() {
+                let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
+                if (attacks::pawn_attacks(us, skipped) & self.pieces(them, Role::Pawn))
+                    .is_nonempty()
+                {
+                    self.ep_square = Some(skipped);
                     if HASH {
-                        self.halfmoves = 0;
-                    }
-                    if kind == MoveKind::DoublePush {
-                        let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
-                        if (attacks::pawn_attacks(us, skipped) & self.pieces(them, Role::Pawn))
-                            .is_nonempty()
-                        {
-                            self.ep_square = Some(skipped);
-                            if HASH {
-                                self.key ^= ep_key(skipped);
-                            }
-                        }
+                        self.key ^= ep_key(skipped);
                     }
                 }
             }
         }
 
-        if HASH && us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_add(1);
+        if HASH {
+            // After black's move: no branch on whose move it was.
+            self.fullmoves = self.fullmoves.saturating_add(us.index() as u32);
         }
         self.turn = them;
         if HASH {
