@@ -1313,15 +1313,16 @@ impl Position {
     /// this spares them the pin search's table lookups.
     #[inline(always)]
     fn leaves_king_safe(&self, king: Square, from: Square, to: Square, occupied: Bitboard) -> bool {
-        // The small tables of lines through the king first: most pieces are on none.
-        let straight = attacks::rook_rays(king).contains(from);
-        if !straight && !attacks::bishop_rays(king).contains(from) {
-            return true;
-        }
+        // Only the king's rows of the geometry tables are read, which stay in cache.
+        // The three ways a piece is free (on no line with its king, shielded by another
+        // piece, moving along the line) are told by one test, not one each: which
+        // holds is the file's choice, and no predictor follows it.
         let line = attacks::line(king, from);
-        if line.contains(to) || (attacks::between(king, from) & occupied).is_nonempty() {
+        let shielded = (attacks::between(king, from) & occupied).is_nonempty();
+        if line.is_empty() | line.contains(to) | shielded {
             return true;
         }
+        let straight = attacks::rook_rays(king).contains(from);
         // A slider of theirs on the line beyond `from` pins it when nothing else stands
         // between: told from the small `between` table, not from a slider lookup in the
         // large magic tables, which a long game's replay keeps missing in the cache.
