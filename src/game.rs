@@ -796,6 +796,65 @@ mod tests {
         assert!(checked > 50_000, "only {checked} moves");
     }
 
+    /// The repetition count after every move of games that shuffle their pieces
+    /// (windows of every length since the last capture or pawn move, from the start
+    /// position or not) is the number of earlier positions, the base included, with
+    /// the current one's key, the same side to move and no capture or pawn move since.
+    #[test]
+    fn the_repetition_count_is_every_same_position_since_the_last_irreversible_move() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut repeated = 0;
+        for base in [
+            Position::startpos(),
+            Position::from_fen("4k3/8/3r4/8/8/3R4/8/4K3 w - - 7 30").unwrap(),
+        ] {
+            for _ in 0..60 {
+                let mut game = Game::new(base, CastlingMode::Standard);
+                game.set_lean(true);
+                let mut history = vec![base];
+                for _ in 0..90 {
+                    let legal = game.position().legal_moves();
+                    if legal.is_empty() || game.is_over_at_a_glance() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    // Mostly moves of pieces that can come back; now and then another.
+                    let pos = *game.position();
+                    let quiet: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            pos.role_at(m.from()) != Some(Role::Pawn)
+                                && pos.piece_at(m.to()).is_none()
+                                && !m.is_castle()
+                        })
+                        .collect();
+                    let pick = if quiet.is_empty() || seed.is_multiple_of(23) {
+                        legal.as_slice()
+                    } else {
+                        &quiet[..quiet.len().min(3)]
+                    };
+                    let m = pick[(seed >> 32) as usize % pick.len()];
+                    game.play(m);
+                    history.push(*game.position());
+                    let now = *game.position();
+                    let window = (now.halfmoves() as usize).min(history.len() - 1);
+                    let expected = history[history.len() - 1 - window..]
+                        .iter()
+                        .rev()
+                        .step_by(2)
+                        .filter(|p| p.repetition_key() == now.repetition_key())
+                        .count();
+                    assert_eq!(game.repetitions() as usize, expected);
+                    repeated += usize::from(expected > 1);
+                }
+            }
+        }
+        assert!(repeated > 100, "only {repeated} repeated positions");
+    }
+
     #[test]
     fn knight_shuffles_reach_threefold_then_fivefold() {
         let mut game = Game::default();
