@@ -298,6 +298,40 @@ static BLANK: [bool; 256] = {
     table
 };
 
+/// What `quick_symbol` read.
+enum Quick {
+    /// A move or a move number, and the single space between it and the next token.
+    Joined,
+    /// A move or a move number.
+    Read,
+    /// Nothing: the token is left to `symbol_token`.
+    Slow,
+}
+
+/// The bytes that may begin a move without a suffix (`a`-`h` and the piece and
+/// castling letters), with `MOVE_FIRST`; a move number (`1`-`9`), with `NUMBER_FIRST`;
+/// and those that end a suffix (`!`, `?`) or a move number (`.`), with `SUFFIX`. One
+/// load a test, where a `match` on the byte would compile to range tests and a jump
+/// table.
+const MOVE_FIRST: u8 = 1;
+const NUMBER_FIRST: u8 = 2;
+const SUFFIX: u8 = 4;
+static TOKEN_CLASS: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = match c {
+            b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R' => MOVE_FIRST,
+            b'1'..=b'9' => NUMBER_FIRST,
+            b'!' | b'?' | b'.' => SUFFIX,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// What the reader is inside.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -615,10 +649,14 @@ impl Reader<'_> {
     fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
         let input = self.input;
         loop {
-            if !self.quick_symbol(v) {
-                let flow = self.symbol_token(v, depth);
-                if !matches!(flow, Flow::Go) {
-                    return flow;
+            match self.quick_symbol(v) {
+                Quick::Joined => continue,
+                Quick::Read => {}
+                Quick::Slow => {
+                    let flow = self.symbol_token(v, depth);
+                    if !matches!(flow, Flow::Go) {
+                        return flow;
+                    }
                 }
             }
             let at = past_blanks(input, self.at);
@@ -643,14 +681,17 @@ impl Reader<'_> {
     }
 
     /// Reads the symbol token at `self.at` when it is a move without suffixes or a
-    /// move number (`12.`, `12...`) that the input holds whole: `false` leaves any
-    /// other to `symbol_token`, and `self.at` where it was.
+    /// move number (`12.`, `12...`) that the input holds whole, and the one space
+    /// after it when another symbol token follows that at once (`12. e4 e5`): the
+    /// common case, which then skips the general search for blanks and comments.
+    /// `Quick::Slow` leaves any other token to `symbol_token`, and `self.at` where it
+    /// was.
     #[inline(always)]
-    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> bool {
+    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> Quick {
         let input = self.input;
         let start = self.at;
         let Some(bytes) = input.get(start..) else {
-            return false;
+            return Quick::Slow;
         };
         // One counter, tested against the slice's length: the busiest loop of the reader.
         let mut len = 1;
@@ -658,27 +699,33 @@ impl Reader<'_> {
             len += 1;
         }
         if len >= bytes.len() {
-            return false;
+            return Quick::Slow;
         }
         let end = start + len;
-        let symbol = &input[start..end];
-        match *symbol {
-            [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last]
-                if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" =>
-            {
-                self.at = end;
-                v.san(symbol);
-                true
+        let symbol = &bytes[..len];
+        let first = TOKEN_CLASS[usize::from(bytes[0])];
+        if first & MOVE_FIRST != 0
+            && len >= 2
+            && TOKEN_CLASS[usize::from(bytes[len - 1])] & SUFFIX == 0
+            && symbol != b"ep"
+        {
+            v.san(symbol);
+        } else if first & NUMBER_FIRST != 0 {
+            let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == len || !symbol[digits..].iter().all(|&b| b == b'.') {
+                return Quick::Slow;
             }
-            [b'1'..=b'9', ..] => {
-                let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
-                let quick = digits < symbol.len() && symbol[digits..].iter().all(|&b| b == b'.');
-                if quick {
-                    self.at = end;
-                }
-                quick
-            }
-            _ => false,
+        } else {
+            return Quick::Slow;
+        }
+        // `bytes[len]` ends the token: a space, with a symbol byte after it, joins the
+        // next token to this one.
+        if bytes[len] == b' ' && bytes.get(len + 1).is_some_and(|&b| SYMBOL[usize::from(b)]) {
+            self.at = end + 1;
+            Quick::Joined
+        } else {
+            self.at = end;
+            Quick::Read
         }
     }
 
