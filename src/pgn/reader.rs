@@ -693,31 +693,42 @@ impl Reader<'_> {
         let Some(bytes) = input.get(start..) else {
             return Quick::Slow;
         };
-        // One counter, tested against the slice's length: the busiest loop of the reader.
-        let mut len = 1;
-        while len < bytes.len() && SYMBOL[usize::from(bytes[len])] {
-            len += 1;
-        }
-        if len >= bytes.len() {
-            return Quick::Slow;
-        }
-        let end = start + len;
-        let symbol = &bytes[..len];
         let first = TOKEN_CLASS[usize::from(bytes[0])];
-        if first & MOVE_FIRST != 0
-            && len >= 2
-            && TOKEN_CLASS[usize::from(bytes[len - 1])] & SUFFIX == 0
-            && symbol != b"ep"
-        {
-            v.san(symbol);
-        } else if first & NUMBER_FIRST != 0 {
-            let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
-            if digits == len || !symbol[digits..].iter().all(|&b| b == b'.') {
-                return Quick::Slow;
+        let len = if first & NUMBER_FIRST != 0 {
+            // Its digits and dots, and a byte after them that ends the token: read
+            // as they go, not by a search for the token's end first.
+            let mut len = 1;
+            while bytes.get(len).is_some_and(u8::is_ascii_digit) {
+                len += 1;
+            }
+            let digits = len;
+            while bytes.get(len) == Some(&b'.') {
+                len += 1;
+            }
+            match bytes.get(len) {
+                Some(&b) if len > digits && !SYMBOL[usize::from(b)] => len,
+                _ => return Quick::Slow,
             }
         } else {
-            return Quick::Slow;
-        }
+            // One counter, tested against the slice's length: the busiest loop of the
+            // reader.
+            let mut len = 1;
+            while len < bytes.len() && SYMBOL[usize::from(bytes[len])] {
+                len += 1;
+            }
+            let symbol = &bytes[..len];
+            let san = first & MOVE_FIRST != 0
+                && len >= 2
+                && len < bytes.len()
+                && TOKEN_CLASS[usize::from(bytes[len - 1])] & SUFFIX == 0
+                && symbol != b"ep";
+            if !san {
+                return Quick::Slow;
+            }
+            v.san(symbol);
+            len
+        };
+        let end = start + len;
         // `bytes[len]` ends the token: a space, with a symbol byte after it, joins the
         // next token to this one.
         if bytes[len] == b' ' && bytes.get(len + 1).is_some_and(|&b| SYMBOL[usize::from(b)]) {
@@ -1115,6 +1126,32 @@ mod tests {
             moves("12. e4 12... e5 13.... Nf3 14 Nc6 15.Bb5 15...a6 *"),
             "e4 e5 Nf3 Nc6 Bb5 a6 *"
         );
+    }
+
+    /// A token and the one space after it are read in one step when a symbol follows
+    /// (`quick_symbol`): reading the same text with every space between tokens
+    /// doubled, which goes the general way, gives the same events.
+    #[test]
+    fn single_spaces_read_as_wider_blanks_do() {
+        let inputs = [
+            "1. e4 e5 2. Nf3 12... Nc6 3.Bb5 a6 1-0",
+            "1. e4 (1. d4 d5) 1... e5 2. Nf3 $1 Nc6 { [%clk 0:15:10] } 3. Bb5 *",
+            "1. e4! e5 2. 0-0 ep 3. e8=Q+ 1/2-1/2",
+            "1. e4 e5 2 Nf3 2.. Nc6 1-0 2. d4 *",
+            "1. e4 e",
+        ];
+        for input in inputs {
+            let mut in_comment = false;
+            let wide: String = input
+                .chars()
+                .flat_map(|c| {
+                    in_comment = (in_comment || c == '{') && c != '}';
+                    let twice = c == ' ' && !in_comment;
+                    std::iter::repeat_n(c, if twice { 2 } else { 1 })
+                })
+                .collect();
+            assert_eq!(events(input).0, events(&wide).0, "{input}");
+        }
     }
 
     #[test]
