@@ -562,11 +562,22 @@ impl Reader<'_> {
         // looking for the line's end first. A value seen to be printable ASCII holds no
         // line break, so the pair is the one the line-by-line reading below would find.
         // The line must end, as below: a pair cut off at the input's end is refused.
-        if let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
+        // The pairs of a tag section follow one another a line each: the next one is
+        // read here at once, where the token loop would find it after its blanks (a
+        // second Event tag is left to it: it begins the next game).
+        let mut read = false;
+        while let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
             .filter(|(_, _, after)| after.first() == Some(&b'\n') || memchr(b'\n', after).is_some())
         {
             v.plain_tag(name, value);
             self.at = input.len() - after.len();
+            read = true;
+            match after {
+                [b'\n', b'[', next @ ..] if !next.starts_with(b"Event ") => self.at += 1,
+                _ => return Flow::Go,
+            }
+        }
+        if read {
             return Flow::Go;
         }
         let Some(end) = self.line_end(self.at) else {
@@ -1152,6 +1163,27 @@ mod tests {
                 .collect();
             assert_eq!(events(input).0, events(&wide).0, "{input}");
         }
+    }
+
+    /// The pairs of a tag section that follow one another a line each are read in one
+    /// go (`tag`): with a blank line between them, read the general way, they give
+    /// the same events; a second Event tag still begins the next game.
+    #[test]
+    fn tag_lines_in_a_row_read_as_spaced_ones_do() {
+        let input = "[Event \"a\"]\n[Site \"b \\\"c\\\"\"]\n[Date \"?\"]\n[Round \"1\"]\n\n1. e4 *";
+        let spaced = input.replace("]\n[", "]\n\n[");
+        assert_eq!(events(input).0, events(&spaced).0);
+        assert_eq!(
+            events(input).0[..4].join("|"),
+            "tag Event a|tag Site b \"c\"|tag Date ?|tag Round 1"
+        );
+        let (first, step) = events("[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n1. e4 *");
+        assert_eq!(first[..2].join("|"), "tag Event a|tag Site b");
+        assert_eq!(
+            first.last().unwrap(),
+            "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
+        );
+        assert_eq!(step, Step::Game(23));
     }
 
     #[test]
