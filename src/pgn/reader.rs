@@ -298,6 +298,40 @@ static BLANK: [bool; 256] = {
     table
 };
 
+/// What `quick_symbol` read.
+enum Quick {
+    /// A move or a move number, and the single space between it and the next token.
+    Joined,
+    /// A move or a move number.
+    Read,
+    /// Nothing: the token is left to `symbol_token`.
+    Slow,
+}
+
+/// The bytes that may begin a move without a suffix (`a`-`h` and the piece and
+/// castling letters), with `MOVE_FIRST`; a move number (`1`-`9`), with `NUMBER_FIRST`;
+/// and those that end a suffix (`!`, `?`) or a move number (`.`), with `SUFFIX`. One
+/// load a test, where a `match` on the byte would compile to range tests and a jump
+/// table.
+const MOVE_FIRST: u8 = 1;
+const NUMBER_FIRST: u8 = 2;
+const SUFFIX: u8 = 4;
+static TOKEN_CLASS: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = match c {
+            b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R' => MOVE_FIRST,
+            b'1'..=b'9' => NUMBER_FIRST,
+            b'!' | b'?' | b'.' => SUFFIX,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// What the reader is inside.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -528,11 +562,22 @@ impl Reader<'_> {
         // looking for the line's end first. A value seen to be printable ASCII holds no
         // line break, so the pair is the one the line-by-line reading below would find.
         // The line must end, as below: a pair cut off at the input's end is refused.
-        if let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
+        // The pairs of a tag section follow one another a line each: the next one is
+        // read here at once, where the token loop would find it after its blanks (a
+        // second Event tag is left to it: it begins the next game).
+        let mut read = false;
+        while let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
             .filter(|(_, _, after)| after.first() == Some(&b'\n') || memchr(b'\n', after).is_some())
         {
             v.plain_tag(name, value);
             self.at = input.len() - after.len();
+            read = true;
+            match after {
+                [b'\n', b'[', next @ ..] if !next.starts_with(b"Event ") => self.at += 1,
+                _ => return Flow::Go,
+            }
+        }
+        if read {
             return Flow::Go;
         }
         let Some(end) = self.line_end(self.at) else {
@@ -615,10 +660,14 @@ impl Reader<'_> {
     fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
         let input = self.input;
         loop {
-            if !self.quick_symbol(v) {
-                let flow = self.symbol_token(v, depth);
-                if !matches!(flow, Flow::Go) {
-                    return flow;
+            match self.quick_symbol(v) {
+                Quick::Joined => continue,
+                Quick::Read => {}
+                Quick::Slow => {
+                    let flow = self.symbol_token(v, depth);
+                    if !matches!(flow, Flow::Go) {
+                        return flow;
+                    }
                 }
             }
             let at = past_blanks(input, self.at);
@@ -643,42 +692,62 @@ impl Reader<'_> {
     }
 
     /// Reads the symbol token at `self.at` when it is a move without suffixes or a
-    /// move number (`12.`, `12...`) that the input holds whole: `false` leaves any
-    /// other to `symbol_token`, and `self.at` where it was.
+    /// move number (`12.`, `12...`) that the input holds whole, and the one space
+    /// after it when another symbol token follows that at once (`12. e4 e5`): the
+    /// common case, which then skips the general search for blanks and comments.
+    /// `Quick::Slow` leaves any other token to `symbol_token`, and `self.at` where it
+    /// was.
     #[inline(always)]
-    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> bool {
+    fn quick_symbol<V: Visitor>(&mut self, v: &mut V) -> Quick {
         let input = self.input;
         let start = self.at;
         let Some(bytes) = input.get(start..) else {
-            return false;
+            return Quick::Slow;
         };
-        // One counter, tested against the slice's length: the busiest loop of the reader.
-        let mut len = 1;
-        while len < bytes.len() && SYMBOL[usize::from(bytes[len])] {
-            len += 1;
-        }
-        if len >= bytes.len() {
-            return false;
-        }
+        let first = TOKEN_CLASS[usize::from(bytes[0])];
+        let len = if first & NUMBER_FIRST != 0 {
+            // Its digits and dots, and a byte after them that ends the token: read
+            // as they go, not by a search for the token's end first.
+            let mut len = 1;
+            while bytes.get(len).is_some_and(u8::is_ascii_digit) {
+                len += 1;
+            }
+            let digits = len;
+            while bytes.get(len) == Some(&b'.') {
+                len += 1;
+            }
+            match bytes.get(len) {
+                Some(&b) if len > digits && !SYMBOL[usize::from(b)] => len,
+                _ => return Quick::Slow,
+            }
+        } else {
+            // One counter, tested against the slice's length: the busiest loop of the
+            // reader.
+            let mut len = 1;
+            while len < bytes.len() && SYMBOL[usize::from(bytes[len])] {
+                len += 1;
+            }
+            let symbol = &bytes[..len];
+            let san = first & MOVE_FIRST != 0
+                && len >= 2
+                && len < bytes.len()
+                && TOKEN_CLASS[usize::from(bytes[len - 1])] & SUFFIX == 0
+                && symbol != b"ep";
+            if !san {
+                return Quick::Slow;
+            }
+            v.san(symbol);
+            len
+        };
         let end = start + len;
-        let symbol = &input[start..end];
-        match *symbol {
-            [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last]
-                if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" =>
-            {
-                self.at = end;
-                v.san(symbol);
-                true
-            }
-            [b'1'..=b'9', ..] => {
-                let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
-                let quick = digits < symbol.len() && symbol[digits..].iter().all(|&b| b == b'.');
-                if quick {
-                    self.at = end;
-                }
-                quick
-            }
-            _ => false,
+        // `bytes[len]` ends the token: a space, with a symbol byte after it, joins the
+        // next token to this one.
+        if bytes[len] == b' ' && bytes.get(len + 1).is_some_and(|&b| SYMBOL[usize::from(b)]) {
+            self.at = end + 1;
+            Quick::Joined
+        } else {
+            self.at = end;
+            Quick::Read
         }
     }
 
@@ -1068,6 +1137,53 @@ mod tests {
             moves("12. e4 12... e5 13.... Nf3 14 Nc6 15.Bb5 15...a6 *"),
             "e4 e5 Nf3 Nc6 Bb5 a6 *"
         );
+    }
+
+    /// A token and the one space after it are read in one step when a symbol follows
+    /// (`quick_symbol`): reading the same text with every space between tokens
+    /// doubled, which goes the general way, gives the same events.
+    #[test]
+    fn single_spaces_read_as_wider_blanks_do() {
+        let inputs = [
+            "1. e4 e5 2. Nf3 12... Nc6 3.Bb5 a6 1-0",
+            "1. e4 (1. d4 d5) 1... e5 2. Nf3 $1 Nc6 { [%clk 0:15:10] } 3. Bb5 *",
+            "1. e4! e5 2. 0-0 ep 3. e8=Q+ 1/2-1/2",
+            "1. e4 e5 2 Nf3 2.. Nc6 1-0 2. d4 *",
+            "1. e4 e",
+        ];
+        for input in inputs {
+            let mut in_comment = false;
+            let wide: String = input
+                .chars()
+                .flat_map(|c| {
+                    in_comment = (in_comment || c == '{') && c != '}';
+                    let twice = c == ' ' && !in_comment;
+                    std::iter::repeat_n(c, if twice { 2 } else { 1 })
+                })
+                .collect();
+            assert_eq!(events(input).0, events(&wide).0, "{input}");
+        }
+    }
+
+    /// The pairs of a tag section that follow one another a line each are read in one
+    /// go (`tag`): with a blank line between them, read the general way, they give
+    /// the same events; a second Event tag still begins the next game.
+    #[test]
+    fn tag_lines_in_a_row_read_as_spaced_ones_do() {
+        let input = "[Event \"a\"]\n[Site \"b \\\"c\\\"\"]\n[Date \"?\"]\n[Round \"1\"]\n\n1. e4 *";
+        let spaced = input.replace("]\n[", "]\n\n[");
+        assert_eq!(events(input).0, events(&spaced).0);
+        assert_eq!(
+            events(input).0[..4].join("|"),
+            "tag Event a|tag Site b \"c\"|tag Date ?|tag Round 1"
+        );
+        let (first, step) = events("[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n1. e4 *");
+        assert_eq!(first[..2].join("|"), "tag Event a|tag Site b");
+        assert_eq!(
+            first.last().unwrap(),
+            "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
+        );
+        assert_eq!(step, Step::Game(23));
     }
 
     #[test]
