@@ -34,6 +34,9 @@ pub struct Session {
     default: Record,
     named: Table<Record>,
     settings: Settings,
+    /// The slot where the read-ahead saw the named game of the line about to run
+    /// (`ahead_current`): the line's lookup tries it first. Taken by every line.
+    near: Option<usize>,
 }
 
 /// The options, which are the process's, not a game's.
@@ -113,6 +116,7 @@ impl Default for Session {
                 threads: 0,
                 max_games: DEFAULT_MAX_GAMES,
             },
+            near: None,
         }
     }
 }
@@ -218,6 +222,7 @@ impl Session {
 
     /// `step`, with what the answer names beside the reply: the game and its version.
     pub fn step_addressed<'a>(&mut self, text: &'a str) -> (Step, Address<'a>) {
+        let near = self.near.take();
         let mut address = Address::whole(text);
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; tab is a separator.
@@ -230,7 +235,7 @@ impl Session {
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
-        let step = self.step_prefixed(&prefixed);
+        let step = self.step_prefixed(&prefixed, near);
         // Only JSON answers give the version.
         if prefixed.is_addressed() && self.settings.json {
             address.version = self.record(prefixed.game).map(|r| r.version);
@@ -238,7 +243,8 @@ impl Session {
         (step, address)
     }
 
-    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> Step {
+    /// `near`: the slot where the named game was seen ahead of the line's turn.
+    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>, near: Option<usize>) -> Step {
         let command = match Command::parse(prefixed.text) {
             Ok(Some(command)) => command,
             Ok(None) if prefixed.is_addressed() => {
@@ -268,7 +274,7 @@ impl Session {
                     Err(e) => error(e),
                 };
             }
-            (Some(name), _) => match self.named.get_mut(&name) {
+            (Some(name), _) => match self.named.get_mut_near(&name, near) {
                 Some(record) => record,
                 None => return error(ProtocolError::UnknownGame(name)),
             },
@@ -347,6 +353,11 @@ impl Session {
         let slot = self.named.guess(hash)?;
         self.named.prefetch_slot(slot, Record::HOT_BYTES);
         Some(slot)
+    }
+
+    /// Where the read-ahead saw the game of the line about to run, for its lookup.
+    pub(super) fn ahead_current(&mut self, slot: Option<usize>) {
+        self.near = slot;
     }
 
     /// The third step: the ends of the game's history, whose addresses the record holds.

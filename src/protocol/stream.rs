@@ -573,7 +573,7 @@ impl<W: Write + Send> Runner<W> {
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
                     Ok(text) => {
                         let (at, next) = reader.ahead();
-                        ahead.advance(&core.session, at, next);
+                        ahead.advance(&mut core.session, at, next);
                         core.run_to_end(text, &run)?
                     }
                     Err(_) => {
@@ -687,7 +687,7 @@ impl<W: Write + Send> Runner<W> {
             let outcome = match text {
                 Ok(t) => {
                     let (at, next) = reader.ahead();
-                    ahead.advance(&core.session, at, next);
+                    ahead.advance(&mut core.session, at, next);
                     core.handle(t)?
                 }
                 Err(error) => {

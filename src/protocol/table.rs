@@ -97,8 +97,15 @@ impl<R> Table<R> {
         self.slots.get(slot).map(|slot| &slot.record)
     }
 
-    pub fn get_mut(&mut self, name: &GameName) -> Option<&mut R> {
-        let slot = self.find(name)?.1;
+    /// The record of a name, if it is open, looked for first in `near`, a slot where
+    /// the name was seen shortly before (by `guess`): when its name is the one asked
+    /// for, it is the record, and the name is neither hashed nor searched for again.
+    pub fn get_mut_near(&mut self, name: &GameName, near: Option<usize>) -> Option<&mut R> {
+        let named = |slot: &usize| self.slots.get(*slot).is_some_and(|s| s.name == *name);
+        let slot = match near.filter(named) {
+            Some(slot) => slot,
+            None => self.find(name)?.1,
+        };
         self.slots.get_mut(slot).map(|slot| &mut slot.record)
     }
 
@@ -302,6 +309,23 @@ mod tests {
 
     fn name(text: &str) -> GameName {
         GameName::parse(text).unwrap()
+    }
+
+    /// A slot given as where the name was seen is only a first place to look: a wrong
+    /// or empty one still finds the name's record, or none.
+    #[test]
+    fn a_record_is_found_near_a_slot_or_without_one() {
+        let mut table = Table::default();
+        for i in 0..100 {
+            table.insert(name(&format!("g{i}")), i);
+        }
+        let g7 = name("g7");
+        let right = table.guess(table.hash(b"g7"));
+        assert_eq!(table.get_mut_near(&g7, right).copied(), Some(7));
+        for near in [None, Some(0), Some(99), Some(100), Some(usize::MAX)] {
+            assert_eq!(table.get_mut_near(&g7, near).copied(), Some(7), "{near:?}");
+        }
+        assert_eq!(table.get_mut_near(&name("g100"), right), None);
     }
 
     #[test]
