@@ -14,7 +14,7 @@ use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
-use super::prefix::{GameName, Version};
+use super::prefix::{GameName, NameRef, Version};
 use super::request::Request;
 use super::session::{has_control, Address, Session, Step};
 
@@ -357,7 +357,7 @@ impl<W: Write> Core<W> {
                 job,
                 id: header.id.map(str::to_string),
                 command: header.command.map(str::to_string),
-                game: header.game,
+                game: header.game.map(NameRef::to_name),
                 version: header.version,
             }))),
         }
@@ -412,7 +412,7 @@ impl<W: Write> Core<W> {
         let header = Header {
             id: work.id.as_deref(),
             command: work.command.as_deref(),
-            game: work.game,
+            game: work.game.as_ref().map(GameName::name_ref),
             version: work.version,
         };
         self.emit(&header, &Reply::Answer(answer))
