@@ -14,6 +14,7 @@
 //! there.
 
 use super::session::Session;
+use super::stream::find_newline;
 
 /// How many lines ahead a line's index entry is asked for.
 const DEPTH: usize = 6;
@@ -84,7 +85,7 @@ impl ReadAhead {
             if !rest.starts_with(b"game ") {
                 break;
             }
-            let Some(end) = memchr::memchr(b'\n', rest) else {
+            let Some(end) = find_newline(rest) else {
                 break;
             };
             let Some(hash) = session.ahead_index(&rest[..end]) else {

@@ -109,6 +109,14 @@ impl<'a> NameRef<'a> {
 }
 
 impl GameName {
+    /// Whether `text` spells this name: compared a byte at a time, as names are short,
+    /// rather than through a call to the C library's memcmp (every line for a named
+    /// game compares its name once).
+    pub fn is(&self, text: &[u8]) -> bool {
+        let name = self.as_bytes();
+        name.len() == text.len() && name.iter().zip(text).all(|(a, b)| a == b)
+    }
+
     /// The name, as a line spells it.
     pub fn name_ref(&self) -> NameRef<'_> {
         NameRef(self.as_str())

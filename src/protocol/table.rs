@@ -101,11 +101,7 @@ impl<R> Table<R> {
     /// the name was seen shortly before (by `guess`): when its name is the one asked
     /// for, it is the record, and the name is neither hashed nor searched for again.
     pub fn get_mut_near(&mut self, name: &[u8], near: Option<usize>) -> Option<&mut R> {
-        let named = |slot: &usize| {
-            self.slots
-                .get(*slot)
-                .is_some_and(|s| s.name.as_bytes() == name)
-        };
+        let named = |slot: &usize| self.slots.get(*slot).is_some_and(|s| s.name.is(name));
         let slot = match near.filter(named) {
             Some(slot) => slot,
             None => self.find(name)?.1,
@@ -219,13 +215,8 @@ impl<R> Table<R> {
     /// The entry and slot of a name.
     fn find(&self, name: &[u8]) -> Option<(usize, usize)> {
         let hash = self.hash(name);
-        let named = |e| {
-            tag(e) == tag(hash)
-                && self
-                    .slots
-                    .get(slot_of(e))
-                    .is_some_and(|s| s.name.as_bytes() == name)
-        };
+        let named =
+            |e| tag(e) == tag(hash) && self.slots.get(slot_of(e)).is_some_and(|s| s.name.is(name));
         self.probe(hash, named).map(|(at, e)| (at, slot_of(e)))
     }
 
