@@ -10,7 +10,7 @@ use arbiter::moves::Move;
 use arbiter::pgn::reader::{read_game, Step};
 use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
-use arbiter::protocol::prefix::Prefixed;
+use arbiter::protocol::prefix::{NameRef, Prefixed};
 use arbiter::protocol::request::Request;
 use arbiter::protocol::{GameName, Reply, Runner, Session, Version};
 use arbiter::san::SanError;
@@ -279,7 +279,7 @@ pub fn session(data: &[u8]) {
         let command = prefixed.map_or(request, |p| p.text);
         let tokens: Vec<&str> = command.split_whitespace().collect();
         let keyword = tokens.first().copied();
-        let target = prefixed.and_then(|p| p.game);
+        let target = prefixed.and_then(|p| p.game).map(NameRef::to_name);
         let version_before = session.version(target);
         let before = snapshot(&session);
         let reply = session.execute(line);

@@ -9,9 +9,12 @@
 //! turns of the lines before it: its index entry is asked for `DEPTH` lines ahead, its
 //! record `RECORD_AT` lines ahead, its history one line ahead, and each step reads only
 //! what the step before brought in. The misses of many lines then overlap with the work
-//! of the lines before them instead of each stalling its own line.
+//! of the lines before them instead of each stalling its own line. The slot found for a
+//! line is handed to its lookup when its turn comes, which then only checks the name
+//! there.
 
 use super::session::Session;
+use super::stream::find_newline;
 
 /// How many lines ahead a line's index entry is asked for.
 const DEPTH: usize = 6;
@@ -36,8 +39,9 @@ pub struct ReadAhead {
 /// A line looked at ahead of its turn.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pending {
-    /// Where it starts in the stream.
+    /// Where it starts in the stream, and where the line after it starts.
     start: u64,
+    end: u64,
     /// The hash of its game's name.
     hash: u64,
     /// Its record's slot, once the second step has found it.
@@ -46,17 +50,23 @@ struct Pending {
 
 impl ReadAhead {
     /// Takes the next steps, as the line before `at` (a position in the stream) is
-    /// about to run; `ahead` holds the bytes read from `at` on.
+    /// about to run; `ahead` holds the bytes read from `at` on. Tells the session where
+    /// that line's game was seen.
     #[inline(always)]
-    pub fn advance(&mut self, session: &Session, at: u64, ahead: &[u8]) {
+    pub fn advance(&mut self, session: &mut Session, at: u64, ahead: &[u8]) {
         // A client of the default game pays this comparison a line.
         if self.len > 0 || ahead.starts_with(b"game ") {
-            self.step(session, at, ahead);
+            let current = self.step(session, at, ahead);
+            session.ahead_current(current);
         }
     }
 
-    fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) {
+    /// The steps; returns the slot of the line about to run, if it was looked at.
+    fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) -> Option<usize> {
+        let mut current = None;
         while self.len > 0 && self.lines[self.first].start < at {
+            let line = &self.lines[self.first];
+            current = line.slot.filter(|_| line.end == at);
             self.first = (self.first + 1) % RING;
             self.len -= 1;
         }
@@ -75,19 +85,21 @@ impl ReadAhead {
             if !rest.starts_with(b"game ") {
                 break;
             }
-            let Some(end) = memchr::memchr(b'\n', rest) else {
+            let Some(end) = find_newline(rest) else {
                 break;
             };
             let Some(hash) = session.ahead_index(&rest[..end]) else {
                 break;
             };
+            let start = self.next;
+            self.next += end as u64 + 1;
             self.lines[(self.first + self.len) % RING] = Pending {
-                start: self.next,
+                start,
+                end: self.next,
                 hash,
                 slot: None,
             };
             self.len += 1;
-            self.next += end as u64 + 1;
         }
         if self.len > RECORD_AT {
             let line = &mut self.lines[(self.first + RECORD_AT) % RING];
@@ -95,10 +107,12 @@ impl ReadAhead {
         }
         if self.len > 0 {
             // A line that came too late for the second step takes it now.
-            let line = self.lines[self.first];
-            if let Some(slot) = line.slot.or_else(|| session.ahead_record(line.hash)) {
+            let line = &mut self.lines[self.first];
+            line.slot = line.slot.or_else(|| session.ahead_record(line.hash));
+            if let Some(slot) = line.slot {
                 session.ahead_history(slot);
             }
         }
+        current
     }
 }

@@ -12,7 +12,7 @@ use crate::uci::UciMove;
 
 use super::error::ProtocolError;
 use super::help::Topic;
-use super::prefix::{GameName, Version, MAX_NAME};
+use super::prefix::{GameName, NameRef, Version};
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -35,7 +35,7 @@ pub struct Header<'a> {
     pub id: Option<&'a str>,
     pub command: Option<&'a str>,
     /// The named game the line was for: text answers start every line with it.
-    pub game: Option<GameName>,
+    pub game: Option<NameRef<'a>>,
     /// The game's version after the command, for a line that named a game or carried
     /// `if`: JSON answers give it.
     pub version: Option<Version>,
@@ -255,7 +255,7 @@ impl Reply {
             (Format::Text, None, None) => self.write_to(out),
             (Format::Text, ..) if matches!(self, Reply::Silent | Reply::Quit) => Ok(()),
             (Format::Text, None, Some(game)) if !self.is_multi_line() => {
-                write_game_prefix(out, &game)?;
+                write_game_prefix(out, game)?;
                 self.write_to(out)
             }
             (Format::Text, id, game) if !self.is_multi_line() => {
@@ -300,7 +300,7 @@ impl Reply {
 }
 
 /// `@<id>` and `game <name>`, as a text answer's lines start, without the blank after.
-fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<GameName>) -> io::Result<()> {
+fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<NameRef>) -> io::Result<()> {
     if let Some(id) = id {
         out.write_all(b"@")?;
         out.write_all(id.as_bytes())?;
@@ -316,14 +316,16 @@ fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<GameName>) 
 }
 
 /// `game <name> ` in one write: the start of every answer to a server of many games.
-fn write_game_prefix(out: &mut impl Write, game: &GameName) -> io::Result<()> {
+fn write_game_prefix(out: &mut impl Write, game: NameRef) -> io::Result<()> {
     const GAME: &[u8] = b"game ";
-    let mut bytes = [b' '; GAME.len() + MAX_NAME + 1];
+    let name = game.as_bytes();
+    let mut bytes = [b' '; GAME.len() + super::prefix::MAX_NAME + 1];
+    let end = GAME.len() + name.len();
     bytes[..GAME.len()].copy_from_slice(GAME);
-    // The whole padded name, a fixed-size copy; the blank goes over the padding.
-    bytes[GAME.len()..GAME.len() + MAX_NAME].copy_from_slice(game.padded());
-    let end = GAME.len() + game.as_bytes().len();
-    bytes[end] = b' ';
+    match bytes.get_mut(GAME.len()..end) {
+        Some(room) => room.copy_from_slice(name),
+        None => return write_prefix(out, None, Some(game)).and_then(|()| out.write_all(b" ")),
+    }
     out.write_all(&bytes[..=end])
 }
 

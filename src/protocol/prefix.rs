@@ -10,8 +10,9 @@ use super::error::ProtocolError;
 /// The longest game name, in bytes.
 pub const MAX_NAME: usize = 64;
 
-/// A game's name: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Kept inline, so that a
-/// line naming a game allocates nothing for it.
+/// A game's name, kept: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Inline, at the
+/// head of its game's record, so that a lookup compares it in the cache line it reads
+/// anyway; a line's name is a `NameRef` into the line.
 #[derive(Clone, Copy, Eq)]
 pub struct GameName {
     len: u8,
@@ -20,11 +21,7 @@ pub struct GameName {
 
 impl GameName {
     pub fn parse(text: &str) -> Result<GameName, ProtocolError> {
-        GameName::from_bytes(text.as_bytes()).ok_or_else(|| {
-            ProtocolError::BadArgument(format!(
-                "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
-            ))
-        })
+        NameRef::parse(text).map(NameRef::to_name)
     }
 
     /// The name those bytes spell, if they are one.
@@ -61,6 +58,74 @@ impl GameName {
     /// The name's bytes followed by zeros to the longest name's length.
     pub fn padded(&self) -> &[u8; MAX_NAME] {
         &self.bytes
+    }
+}
+
+/// A game's name as a line spells it, borrowed from the line: 1 to 64 name bytes. A
+/// line's name goes through its lookup and into its answer without being copied into
+/// a `GameName` (a 65-byte value, moved a few times a line): only a name that is kept
+/// (a game created, a long job's answer) or reported (`unknown-game`) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameRef<'a>(&'a str);
+
+impl<'a> NameRef<'a> {
+    pub fn parse(text: &'a str) -> Result<NameRef<'a>, ProtocolError> {
+        Some(text)
+            .filter(|text| text.bytes().all(is_name_byte))
+            .and_then(NameRef::of_name_bytes)
+            .ok_or_else(|| {
+                ProtocolError::BadArgument(format!(
+                    "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
+                ))
+            })
+    }
+
+    /// The name those name bytes spell, if there are 1 to 64 of them.
+    fn of_name_bytes(text: &'a str) -> Option<NameRef<'a>> {
+        (1..=MAX_NAME)
+            .contains(&text.len())
+            .then_some(NameRef(text))
+    }
+
+    pub fn as_str(self) -> &'a str {
+        self.0
+    }
+
+    pub fn as_bytes(self) -> &'a [u8] {
+        self.0.as_bytes()
+    }
+
+    /// The name, kept.
+    pub fn to_name(self) -> GameName {
+        let text = self.as_bytes();
+        let len = text.len().min(MAX_NAME);
+        let mut bytes = [0; MAX_NAME];
+        bytes[..len].copy_from_slice(&text[..len]);
+        GameName {
+            len: len as u8,
+            bytes,
+        }
+    }
+}
+
+impl GameName {
+    /// Whether `text` spells this name: compared a byte at a time, as names are short,
+    /// rather than through a call to the C library's memcmp (every line for a named
+    /// game compares its name once).
+    pub fn is(&self, text: &[u8]) -> bool {
+        let name = self.as_bytes();
+        name.len() == text.len() && name.iter().zip(text).all(|(a, b)| a == b)
+    }
+
+    /// The name, as a line spells it.
+    pub fn name_ref(&self) -> NameRef<'_> {
+        NameRef(self.as_str())
+    }
+}
+
+impl fmt::Display for NameRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
     }
 }
 
@@ -131,7 +196,7 @@ pub type Version = u64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Prefixed<'a> {
     /// `None`: the default game.
-    pub game: Option<GameName>,
+    pub game: Option<NameRef<'a>>,
     pub expected: Option<Version>,
     /// The command, from its first word: what `Command::parse` reads.
     pub text: &'a str,
@@ -160,7 +225,7 @@ impl<'a> Prefixed<'a> {
                 let text = rest.get(end + 1..).unwrap_or("");
                 let word = text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
                 if let (Some(name), true, false) = (
-                    GameName::from_name_bytes(&bytes[..end]),
+                    rest.get(..end).and_then(NameRef::of_name_bytes),
                     word,
                     text.starts_with("if"),
                 ) {
@@ -178,7 +243,7 @@ impl<'a> Prefixed<'a> {
                     "game takes a name, then a command: game <name> <command>".to_string(),
                 ));
             }
-            prefixed.game = Some(GameName::parse(name)?);
+            prefixed.game = Some(NameRef::parse(name)?);
             // The command from its first word, as a line without prefixes: the short
             // ways of `Command::parse` take it.
             prefixed.text = after.trim_start();

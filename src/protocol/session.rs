@@ -21,7 +21,7 @@ use super::answer::{
 use super::command::{move_words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{is_name_byte, GameName, Prefixed, Version, MAX_NAME};
+use super::prefix::{is_name_byte, GameName, NameRef, Prefixed, Version, MAX_NAME};
 use super::request::Request;
 use super::table::Table;
 
@@ -34,6 +34,9 @@ pub struct Session {
     default: Record,
     named: Table<Record>,
     settings: Settings,
+    /// The slot where the read-ahead saw the named game of the line about to run
+    /// (`ahead_current`): the line's lookup tries it first. Taken by every line.
+    near: Option<usize>,
 }
 
 /// The options, which are the process's, not a game's.
@@ -77,7 +80,7 @@ pub struct Address<'a> {
     /// they are malformed): its first word names the answer.
     pub text: &'a str,
     /// The named game the line was for.
-    pub game: Option<GameName>,
+    pub game: Option<NameRef<'a>>,
     /// The game's version after the command, for a line that named a game or carried
     /// `if`, in JSON mode (none when the game is not open).
     pub version: Option<Version>,
@@ -113,6 +116,7 @@ impl Default for Session {
                 threads: 0,
                 max_games: DEFAULT_MAX_GAMES,
             },
+            near: None,
         }
     }
 }
@@ -155,7 +159,7 @@ impl Session {
     /// A named game, if it is open.
     pub fn named_game(&self, name: &str) -> Option<&Game> {
         let name = GameName::from_bytes(name.as_bytes())?;
-        self.named.get(&name).map(|record| &record.game)
+        self.named.get(name.as_bytes()).map(|record| &record.game)
     }
 
     /// The open named games, sorted by name.
@@ -171,12 +175,13 @@ impl Session {
 
     /// The version of a game (`None`: the default one), if it is open.
     pub fn version(&self, game: Option<GameName>) -> Option<Version> {
-        self.record(game).map(|record| record.version)
+        self.record(game.as_ref().map(GameName::name_ref))
+            .map(|record| record.version)
     }
 
     /// The side whose draw offer is pending in a game (`None`: the default one).
     pub fn offer(&self, game: Option<GameName>) -> Option<Color> {
-        self.record(game)
+        self.record(game.as_ref().map(GameName::name_ref))
             .and_then(|record| record.offer.map(|offer| offer.by))
     }
 
@@ -218,6 +223,7 @@ impl Session {
 
     /// `step`, with what the answer names beside the reply: the game and its version.
     pub fn step_addressed<'a>(&mut self, text: &'a str) -> (Step, Address<'a>) {
+        let near = self.near.take();
         let mut address = Address::whole(text);
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; tab is a separator.
@@ -230,7 +236,7 @@ impl Session {
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
-        let step = self.step_prefixed(&prefixed);
+        let step = self.step_prefixed(&prefixed, near);
         // Only JSON answers give the version.
         if prefixed.is_addressed() && self.settings.json {
             address.version = self.record(prefixed.game).map(|r| r.version);
@@ -238,7 +244,8 @@ impl Session {
         (step, address)
     }
 
-    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> Step {
+    /// `near`: the slot where the named game was seen ahead of the line's turn.
+    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>, near: Option<usize>) -> Step {
         let command = match Command::parse(prefixed.text) {
             Ok(Some(command)) => command,
             Ok(None) if prefixed.is_addressed() => {
@@ -253,7 +260,7 @@ impl Session {
         let record = match (prefixed.game, &command) {
             (None, _) => &mut self.default,
             (Some(name), Command::UciNewGame | Command::Position { .. })
-                if prefixed.expected.is_none() && !self.named.contains(&name) =>
+                if prefixed.expected.is_none() && !self.named.contains(name.as_bytes()) =>
             {
                 if self.named.len() >= settings.max_games as usize {
                     return error(ProtocolError::TooManyGames(settings.max_games));
@@ -262,15 +269,15 @@ impl Session {
                 let mut record = Record::default();
                 return match run(&mut record, &mut self.settings, command) {
                     Ok(_) => {
-                        self.named.insert(name, record);
+                        self.named.insert(name.to_name(), record);
                         Step::Reply(Reply::Silent)
                     }
                     Err(e) => error(e),
                 };
             }
-            (Some(name), _) => match self.named.get_mut(&name) {
+            (Some(name), _) => match self.named.get_mut_near(name.as_bytes(), near) {
                 Some(record) => record,
-                None => return error(ProtocolError::UnknownGame(name)),
+                None => return error(ProtocolError::UnknownGame(name.to_name())),
             },
         };
         if let Some(expected) = prefixed.expected {
@@ -307,7 +314,7 @@ impl Session {
                 Some(name) => {
                     // Dropped, not kept for reuse: the memory goes back. Most of the
                     // table's room has gone unused since it last changed size.
-                    if self.named.remove(&name) == Some(true) {
+                    if self.named.remove(name.as_bytes()) == Some(true) {
                         super::heap::give_back();
                     }
                     Reply::Silent
@@ -349,6 +356,11 @@ impl Session {
         Some(slot)
     }
 
+    /// Where the read-ahead saw the game of the line about to run, for its lookup.
+    pub(super) fn ahead_current(&mut self, slot: Option<usize>) {
+        self.near = slot;
+    }
+
     /// The third step: the ends of the game's history, whose addresses the record holds.
     pub(super) fn ahead_history(&self, slot: usize) {
         if let Some(record) = self.named.record_at(slot) {
@@ -356,10 +368,10 @@ impl Session {
         }
     }
 
-    fn record(&self, game: Option<GameName>) -> Option<&Record> {
+    fn record(&self, game: Option<NameRef<'_>>) -> Option<&Record> {
         match game {
             None => Some(&self.default),
-            Some(name) => self.named.get(&name),
+            Some(name) => self.named.get(name.as_bytes()),
         }
     }
 }

@@ -92,17 +92,24 @@ impl<R> Table<R> {
     }
 
     /// The record of a name, if it is open.
-    pub fn get(&self, name: &GameName) -> Option<&R> {
+    pub fn get(&self, name: &[u8]) -> Option<&R> {
         let slot = self.find(name)?.1;
         self.slots.get(slot).map(|slot| &slot.record)
     }
 
-    pub fn get_mut(&mut self, name: &GameName) -> Option<&mut R> {
-        let slot = self.find(name)?.1;
+    /// The record of a name, if it is open, looked for first in `near`, a slot where
+    /// the name was seen shortly before (by `guess`): when its name is the one asked
+    /// for, it is the record, and the name is neither hashed nor searched for again.
+    pub fn get_mut_near(&mut self, name: &[u8], near: Option<usize>) -> Option<&mut R> {
+        let named = |slot: &usize| self.slots.get(*slot).is_some_and(|s| s.name.is(name));
+        let slot = match near.filter(named) {
+            Some(slot) => slot,
+            None => self.find(name)?.1,
+        };
         self.slots.get_mut(slot).map(|slot| &mut slot.record)
     }
 
-    pub fn contains(&self, name: &GameName) -> bool {
+    pub fn contains(&self, name: &[u8]) -> bool {
         self.find(name).is_some()
     }
 
@@ -129,7 +136,7 @@ impl<R> Table<R> {
 
     /// Drops a name's record; `None` when the name is not open, else whether the
     /// memory held for records went down (most of the table's room stood empty).
-    pub fn remove(&mut self, name: &GameName) -> Option<bool> {
+    pub fn remove(&mut self, name: &[u8]) -> Option<bool> {
         let (at, slot) = self.find(name)?;
         self.vacate(at);
         let last = self.slots.len() - 1;
@@ -206,10 +213,10 @@ impl<R> Table<R> {
     }
 
     /// The entry and slot of a name.
-    fn find(&self, name: &GameName) -> Option<(usize, usize)> {
-        let hash = self.hash_name(name);
+    fn find(&self, name: &[u8]) -> Option<(usize, usize)> {
+        let hash = self.hash(name);
         let named =
-            |e| tag(e) == tag(hash) && self.slots.get(slot_of(e)).is_some_and(|s| s.name == *name);
+            |e| tag(e) == tag(hash) && self.slots.get(slot_of(e)).is_some_and(|s| s.name.is(name));
         self.probe(hash, named).map(|(at, e)| (at, slot_of(e)))
     }
 
@@ -304,6 +311,27 @@ mod tests {
         GameName::parse(text).unwrap()
     }
 
+    /// A slot given as where the name was seen is only a first place to look: a wrong
+    /// or empty one still finds the name's record, or none.
+    #[test]
+    fn a_record_is_found_near_a_slot_or_without_one() {
+        let mut table = Table::default();
+        for i in 0..100 {
+            table.insert(name(&format!("g{i}")), i);
+        }
+        let g7 = name("g7");
+        let right = table.guess(table.hash(b"g7"));
+        assert_eq!(table.get_mut_near(g7.as_bytes(), right).copied(), Some(7));
+        for near in [None, Some(0), Some(99), Some(100), Some(usize::MAX)] {
+            assert_eq!(
+                table.get_mut_near(g7.as_bytes(), near).copied(),
+                Some(7),
+                "{near:?}"
+            );
+        }
+        assert_eq!(table.get_mut_near(name("g100").as_bytes(), right), None);
+    }
+
     #[test]
     fn names_are_found_until_removed() {
         let mut table = Table::default();
@@ -312,18 +340,18 @@ mod tests {
         }
         assert_eq!(table.len(), 1000);
         for i in (0..1000).step_by(3) {
-            assert!(table.remove(&name(&format!("g{i}"))).is_some());
+            assert!(table.remove(name(&format!("g{i}")).as_bytes()).is_some());
         }
-        assert_eq!(table.remove(&name("g0")), None);
+        assert_eq!(table.remove(name("g0").as_bytes()), None);
         for i in 0..1000 {
             let expected = (i % 3 != 0).then_some(i);
             assert_eq!(
-                table.get(&name(&format!("g{i}"))).copied(),
+                table.get(name(&format!("g{i}")).as_bytes()).copied(),
                 expected,
                 "g{i}"
             );
         }
-        assert_eq!(table.get(&name("g1000")), None);
+        assert_eq!(table.get(name("g1000").as_bytes()), None);
         assert_eq!(table.len(), 666);
     }
 
@@ -336,8 +364,8 @@ mod tests {
         let mut shrank = 0;
         for i in 0..4096 {
             let n = name(&format!("game-{i}"));
-            assert_eq!(table.get(&n), Some(&[i; 8]));
-            shrank += usize::from(table.remove(&n).unwrap());
+            assert_eq!(table.get(n.as_bytes()), Some(&[i; 8]));
+            shrank += usize::from(table.remove(n.as_bytes()).unwrap());
         }
         assert!(shrank > 0);
         assert_eq!(table.slots.capacity(), 0);
@@ -371,14 +399,14 @@ mod tests {
             table.insert(name(n), 100 + i);
         }
         for n in same.iter().rev().step_by(2) {
-            assert!(table.remove(&name(n)).is_some());
+            assert!(table.remove(name(n).as_bytes()).is_some());
         }
         for (k, n) in same.iter().enumerate() {
             let expected = (k % 2 == 0).then_some(100 + k);
-            assert_eq!(table.get(&name(n)).copied(), expected, "{n}");
+            assert_eq!(table.get(name(n).as_bytes()).copied(), expected, "{n}");
         }
         for (i, n) in names.iter().take(6).enumerate() {
-            assert_eq!(table.get(&name(n)).copied(), Some(i));
+            assert_eq!(table.get(name(n).as_bytes()).copied(), Some(i));
         }
         assert_eq!(table.index.len(), 64);
     }
@@ -403,9 +431,9 @@ mod tests {
         let mut table = Table::default();
         table.insert(name("abcdefgh"), 1);
         table.insert(name("abcdefghi"), 2);
-        assert_eq!(table.get(&name("abcdefg")), None);
-        assert_eq!(table.get(&name("abcdefgh")), Some(&1));
-        assert_eq!(table.get(&name("abcdefghi")), Some(&2));
-        assert_eq!(table.get(&name("abcdefghij")), None);
+        assert_eq!(table.get(name("abcdefg").as_bytes()), None);
+        assert_eq!(table.get(name("abcdefgh").as_bytes()), Some(&1));
+        assert_eq!(table.get(name("abcdefghi").as_bytes()), Some(&2));
+        assert_eq!(table.get(name("abcdefghij").as_bytes()), None);
     }
 }
