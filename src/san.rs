@@ -623,9 +623,6 @@ mod tests {
         assert!(found > 100, "only {found} castlings found");
     }
 
-    /// Whatever the quick reading finds, the full reading finds too; and it finds every
-    /// move written the way SAN writes it (castling and en passant aside, which it leaves
-    /// to the full reading).
     /// Every text of up to six bytes from an alphabet of SAN's letters that the quick
     /// reading takes is read the same by the full one, as `find_san_lean` turns its
     /// parts into origins (a pawn without a file comes from the target's file).
@@ -670,6 +667,9 @@ mod tests {
         assert!(shaped > 300, "only {shaped} quick shapes");
     }
 
+    /// Whatever the quick reading finds, the full reading finds too; and it finds every
+    /// move written the way SAN writes it (castling and en passant aside, which it leaves
+    /// to the full reading).
     #[test]
     fn the_quick_reading_agrees_with_the_full_one() {
         let mut quick = 0;

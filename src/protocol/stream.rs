@@ -821,6 +821,8 @@ impl<W: Write + Send> Runner<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// The word-at-a-time search finds the first newline wherever it stands, among
     /// bytes that differ from it by one bit or sit beside it in value.
     #[test]
@@ -855,8 +857,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     fn run(lines: &str) -> String {
         let mut out = Vec::new();
