@@ -32,7 +32,8 @@ const KIND_CASTLE: u16 = 3;
 const KIND_PROMOTION: u16 = 4; // + role index - 1: knight 4, bishop 5, rook 6, queen 7
 
 /// The kind code of a promotion to each role, as `Move::new` packs it (a pawn or king
-/// as a queen).
+/// as a queen). `Move::new` keeps its own `match`: read from this table, perft's move
+/// generator ran 0.27% more instructions.
 const PROMOTION_CODES: [u16; 6] = [
     KIND_PROMOTION + 3,
     KIND_PROMOTION,
@@ -113,17 +114,14 @@ impl Move {
     /// The piece a pawn becomes, for promotions.
     #[inline(always)]
     pub const fn promotion(self) -> Option<Role> {
-        match self.kind() {
-            MoveKind::Promotion(role) => Some(role),
-            _ => None,
-        }
+        PROMOTED[(self.0 >> 12) as usize]
     }
 
     /// The piece that stands on the target after the move of a `role` piece: the
     /// promoted piece, or the one that moved. Without a branch on whether it promotes.
     #[inline(always)]
     pub fn promotion_or(self, role: Role) -> Role {
-        PROMOTED[usize::from(self.0 >> 12)].unwrap_or(role)
+        self.promotion().unwrap_or(role)
     }
 
     #[inline(always)]

@@ -26,24 +26,8 @@ impl GameName {
 
     /// The name those bytes spell, if they are one.
     pub fn from_bytes(text: &[u8]) -> Option<GameName> {
-        if !text.iter().all(|&b| is_name_byte(b)) {
-            return None;
-        }
-        GameName::from_name_bytes(text)
-    }
-
-    /// The name of bytes known to be name bytes, if there are 1 to 64 of them.
-    fn from_name_bytes(text: &[u8]) -> Option<GameName> {
-        if !(1..=MAX_NAME).contains(&text.len()) {
-            return None;
-        }
-        // Zeros after the name: equality, hashing and writing read whole words.
-        let mut bytes = [0; MAX_NAME];
-        bytes[..text.len()].copy_from_slice(text);
-        Some(GameName {
-            len: text.len() as u8,
-            bytes,
-        })
+        let text = std::str::from_utf8(text).ok()?;
+        NameRef::of_text(text).map(NameRef::to_name)
     }
 
     pub fn as_str(&self) -> &str {
@@ -70,14 +54,18 @@ pub struct NameRef<'a>(&'a str);
 
 impl<'a> NameRef<'a> {
     pub fn parse(text: &'a str) -> Result<NameRef<'a>, ProtocolError> {
+        NameRef::of_text(text).ok_or_else(|| {
+            ProtocolError::BadArgument(format!(
+                "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
+            ))
+        })
+    }
+
+    /// The name the text spells, if it is one.
+    fn of_text(text: &'a str) -> Option<NameRef<'a>> {
         Some(text)
             .filter(|text| text.bytes().all(is_name_byte))
             .and_then(NameRef::of_name_bytes)
-            .ok_or_else(|| {
-                ProtocolError::BadArgument(format!(
-                    "'{text}' is not a game name (1 to {MAX_NAME} letters, digits, _, -, . and :)"
-                ))
-            })
     }
 
     /// The name those name bytes spell, if there are 1 to 64 of them.
@@ -99,6 +87,7 @@ impl<'a> NameRef<'a> {
     pub fn to_name(self) -> GameName {
         let text = self.as_bytes();
         let len = text.len().min(MAX_NAME);
+        // Zeros after the name: equality, hashing and writing read whole words.
         let mut bytes = [0; MAX_NAME];
         bytes[..len].copy_from_slice(&text[..len]);
         GameName {
