@@ -50,6 +50,25 @@ static PAWN: [[u64; 64]; 2] = [
     step_table(&[(-1, -1), (1, -1)]),
 ];
 
+/// The squares a pawn of each colour pushes to from a square when nothing stands in
+/// its way: one step, and two from its starting rank.
+static PAWN_PUSHES: [[u64; 64]; 2] = {
+    let mut table = [[0; 64]; 2];
+    let mut sq = 8;
+    while sq < 56 {
+        table[0][sq] = 1 << (sq + 8);
+        table[1][sq] = 1 << (sq - 8);
+        if sq < 16 {
+            table[0][sq] |= 1 << (sq + 16);
+        }
+        if sq >= 48 {
+            table[1][sq] |= 1 << (sq - 16);
+        }
+        sq += 1;
+    }
+    table
+};
+
 const ALL_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// For every pair of squares on a common line: the squares strictly between them
@@ -128,6 +147,13 @@ pub fn king_attacks(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
+}
+
+/// The squares a pawn of `color` on `sq` pushes to on an empty board (see
+/// `PAWN_PUSHES`); a double push needs its skipped square empty too.
+#[inline(always)]
+pub fn pawn_pushes(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN_PUSHES[color.index()][sq.index()])
 }
 
 #[inline(always)]

@@ -32,6 +32,12 @@ impl Bitboard {
         Bitboard(0xff << (8 * rank.index()))
     }
 
+    /// Every square when `all` holds, none otherwise: a set chosen without a branch.
+    #[inline(always)]
+    pub const fn mask_if(all: bool) -> Bitboard {
+        Bitboard((all as u64).wrapping_neg())
+    }
+
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0

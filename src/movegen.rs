@@ -214,12 +214,6 @@ fn clear_paths(to: Square, pieces: Bitboard, occupied: Bitboard) -> Bitboard {
     clear
 }
 
-/// Whether a slider on `from`, whose lines are `rays`, reaches `to` over empty squares.
-#[inline(always)]
-fn clear_line(rays: Bitboard, from: Square, to: Square, occupied: Bitboard) -> bool {
-    rays.contains(to) && (attacks::between(from, to) & occupied).is_empty()
-}
-
 /// A plain move (no castling, no en passant) of a `role` piece. Whether it is a double
 /// push is worked out without a branch: which piece moves is the file's choice, and
 /// no predictor follows it.
@@ -1464,18 +1458,21 @@ impl Position {
         Some(plain_move(role, from, to, promotion))
     }
 
-    /// The legal move of our `role` piece on `from` to `to`, promoting to `promotion`:
-    /// what a UCI move names, checked from its origin without listing any move. `None`
-    /// when it is not legal, and for what this shortcut leaves to the full lookup
-    /// (castling, en passant, a promotion letter on another move).
+    /// The legal move of our piece on `from` to `to`, promoting to `promotion`, with
+    /// the piece's role: what a UCI move names, checked from its origin without listing
+    /// any move. `None` when it is not legal, and for what this shortcut leaves to the
+    /// full lookup (castling, en passant, a promotion letter on another move).
+    ///
+    /// Which piece stands on the origin is a replayed game's choice at every ply, and
+    /// no predictor follows it: the piece is found, and its reach and the king's safety
+    /// tested, without a branch on the piece.
     #[inline(always)]
     pub(crate) fn plain_move_from(
         &self,
-        role: Role,
         from: Square,
         to: Square,
         promotion: Option<Role>,
-    ) -> Option<Move> {
+    ) -> Option<(Move, Role)> {
         let us = self.turn;
         let ours = self.by_color(us);
         let theirs = self.by_color(us.other());
@@ -1483,38 +1480,30 @@ impl Position {
             return None;
         }
         let occupied = ours | theirs;
-        let reaches = match role {
-            Role::Knight => attacks::knight_attacks(from).contains(to),
-            Role::King => attacks::king_attacks(from).contains(to),
-            Role::Bishop => clear_line(attacks::bishop_rays(from), from, to, occupied),
-            Role::Rook => clear_line(attacks::rook_rays(from), from, to, occupied),
-            Role::Queen => clear_line(attacks::queen_rays(from), from, to, occupied),
-            Role::Pawn if theirs.contains(to) => attacks::pawn_attacks(us, from).contains(to),
-            Role::Pawn => {
-                let (up, second) = match us {
-                    Color::White => (8, Rank::SECOND),
-                    Color::Black => (-8, Rank::SEVENTH),
-                };
-                let step = to as i32 - from as i32;
-                step == up
-                    || (step == 2 * up
-                        && from.rank() == second
-                        && !occupied
-                            .contains(Square::from_index_wrapping((from as i32 + up) as u32)))
-            }
-        };
-        if !reaches || (role == Role::Pawn && self.ep_square == Some(to)) {
+        let role = self.role_of_piece_on(from);
+        let pawn = role == Role::Pawn;
+        // A pawn's row of the reach table is empty: its own targets are added under a
+        // mask instead of a branch. A double push's skipped square, like a slider's
+        // path, is `between` the two squares.
+        let pawn_targets = (attacks::pawn_attacks(us, from) & theirs)
+            | (attacks::pawn_pushes(us, from) & !occupied);
+        let targets = attacks::reach(role, from) | (pawn_targets & Bitboard::mask_if(pawn));
+        let reaches = targets.contains(to) & (attacks::between(from, to) & occupied).is_empty();
+        let promotes = pawn & (to.rank() == back_rank(us.other()));
+        if !reaches || promotes != promotion.is_some() {
             return None;
         }
-        let last = match us {
-            Color::White => Rank::EIGHTH,
-            Color::Black => Rank::FIRST,
+        // Legal when our king, wherever it stands after the move, is not attacked: one
+        // test for every piece, in check or not.
+        let king = if role == Role::King {
+            to
+        } else {
+            self.king(us)
         };
-        if (role == Role::Pawn && to.rank() == last) != promotion.is_some() {
-            return None;
-        }
-        let from = self.one_safe_origin(role, Bitboard::from_square(from), to, theirs, occupied)?;
-        Some(plain_move(role, from, to, promotion))
+        let after = occupied.without(from).with(to);
+        self.attackers_by_paths(king, theirs.without(to), after)
+            .is_empty()
+            .then(|| (plain_move(role, from, to, promotion), role))
     }
 
     /// The one of `froms`, where our `role` pieces stand that reach `to`, whose move

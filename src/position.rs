@@ -84,6 +84,19 @@ const CAPTURED: [Role; 16] = {
     table
 };
 
+/// `role_of_piece_on` from the bits of the knights, bishops, rooks, queens and kings
+/// on the square.
+const PIECE_ROLE: [Role; 32] = {
+    let mut table = [Role::Pawn; 32];
+    let mut i = 0;
+    while i < 16 {
+        table[i] = CAPTURED[i];
+        i += 1;
+    }
+    table[16] = Role::King;
+    table
+};
+
 impl Position {
     /// The standard starting position.
     pub fn startpos() -> Position {
@@ -215,6 +228,20 @@ impl Position {
             on(Role::Knight) | on(Role::Bishop) << 1 | on(Role::Rook) << 2 | on(Role::Queen) << 3;
         // A load, not a jump: captures take pieces in no order a predictor follows.
         CAPTURED[index as usize & 15]
+    }
+
+    /// The role of the piece known to stand on `sq` (pawn when none does), found
+    /// without a branch per role, as `captured_role` is: which piece a replayed move
+    /// moves is different at nearly every ply.
+    #[inline(always)]
+    pub(crate) fn role_of_piece_on(&self, sq: Square) -> Role {
+        let on = |role: Role| (self.by_role[role.index()].0 >> sq.index()) & 1;
+        let index = on(Role::Knight)
+            | on(Role::Bishop) << 1
+            | on(Role::Rook) << 2
+            | on(Role::Queen) << 3
+            | on(Role::King) << 4;
+        PIECE_ROLE[index as usize & 31]
     }
 
     /// The piece on a square, if any.

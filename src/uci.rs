@@ -126,9 +126,7 @@ impl Position {
         if matches!(uci.promotion, Some(Role::Pawn | Role::King)) {
             return None;
         }
-        let role = self.role_at(uci.from)?;
-        let m = self.plain_move_from(role, uci.from, uci.to, uci.promotion)?;
-        Some((m, role))
+        self.plain_move_from(uci.from, uci.to, uci.promotion)
     }
 
     /// Whether a legal move is written with `to` as its target square in this mode.
@@ -176,5 +174,29 @@ mod tests {
             }
         }
         assert!(found > 10_000, "only {found} moves found");
+    }
+
+    /// The quick lookup leaves to the full one only castling and en passant: every
+    /// other legal move, whichever piece makes it and whether or not the king is in
+    /// check, is found by it.
+    #[test]
+    fn the_quick_lookup_finds_every_plain_legal_move() {
+        let mut found = 0;
+        for pos in crate::playouts::playouts(4, 60, 0x2545_f491_4f6c_dd1d) {
+            for &m in pos.legal_moves().iter() {
+                if m.is_castle() || m.is_en_passant() {
+                    continue;
+                }
+                let uci = m.to_uci(CastlingMode::Standard);
+                assert_eq!(
+                    pos.find_uci_quick_by(uci),
+                    pos.role_at(m.from()).map(|role| (m, role)),
+                    "{uci} in {}",
+                    pos.fen()
+                );
+                found += 1;
+            }
+        }
+        assert!(found > 5_000, "only {found} moves checked");
     }
 }
