@@ -376,9 +376,14 @@ impl<'a> Iterator for MoveWords<'a> {
 fn plain_uci(bytes: &[u8]) -> Option<(usize, usize, UciMove)> {
     let start = usize::from(bytes.first() == Some(&b' '));
     let word = bytes.get(start..)?;
-    let [from_file @ b'a'..=b'h', from_rank, to_file @ b'a'..=b'h', to_rank, after @ ..] = word
+    let [from_file @ b'a'..=b'h', from_rank @ b'1'..=b'8', to_file @ b'a'..=b'h', to_rank @ b'1'..=b'8', after @ ..] =
+        word
     else {
         return None;
+    };
+    // Both squares are known good: each is worked out, not checked again.
+    let square = |file: u8, rank: u8| {
+        Square::from_index_wrapping(u32::from(rank - b'1') * 8 + u32::from(file - b'a'))
     };
     let blank = |b: Option<&u8>| b.is_none_or(|b| *b == b' ' || (b'\t'..=b'\r').contains(b));
     let (len, promotion) = match after.first() {
@@ -392,8 +397,8 @@ fn plain_uci(bytes: &[u8]) -> Option<(usize, usize, UciMove)> {
         start,
         len,
         UciMove {
-            from: Square::from_name_bytes(*from_file, *from_rank)?,
-            to: Square::from_name_bytes(*to_file, *to_rank)?,
+            from: square(*from_file, *from_rank),
+            to: square(*to_file, *to_rank),
             promotion,
         },
     ))
