@@ -432,6 +432,7 @@ impl Game {
     /// Whether the game is over, as cheaply as each kind of game can tell: a kept
     /// game's cached status; a lean game's rules that need no move generation
     /// (checkmate and stalemate leave no move to find anyway).
+    #[inline]
     fn is_over_at_a_glance(&self) -> bool {
         if self.lean {
             self.decision.is_some() || self.drawn_at.is_some() || self.automatic_draw().is_some()
