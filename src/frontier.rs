@@ -196,6 +196,9 @@ impl Officers<Counter> for After<'_> {
             sliders: (moved & watch.view).is_empty().then_some(watch.sliders),
             leapers: slider.then_some(watch.leapers),
             castles: (slider && (moved & watch.castles_view).is_empty()).then_some(watch.castles),
+            clear_castles: (moved & watch.clear_view)
+                .is_empty()
+                .then_some(watch.clear_castles),
         }
     }
 
