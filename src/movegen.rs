@@ -68,6 +68,14 @@ pub(crate) trait Officers<S> {
         Danger::UNKNOWN
     }
 
+    /// The squares the enemy's pawns, knights and king attack, as far as our king's
+    /// targets and castling walks go, when perft's ply above can tell them from the move
+    /// that led here and `danger` did not: asked only when the generator needs them.
+    #[inline(always)]
+    fn leapers(&self) -> Option<Bitboard> {
+        None
+    }
+
     /// Counts our pawns' pushes and captures (en passant aside) into `sink` when they
     /// are known (perft's ply above counted them), given the pieces that check and our
     /// pinned pawns; whether it did.
@@ -121,6 +129,10 @@ pub(crate) struct Watch {
     pub sliders: Bitboard,
     /// The squares our pawns, knights and king attack.
     pub leapers: Bitboard,
+    /// The enemy king's neighbours and the squares of its castling walks whose path its
+    /// own pieces leave clear: after a move of a pawn, knight or king that attacked none
+    /// of them, `leapers` and the piece's new attacks are right on them.
+    pub leapers_view: Bitboard,
     /// The squares a slider on the zone sees (king lifted), and the enemy's pieces beside
     /// its king: a move that leaves and lands off them changes no slider's attack on the
     /// zone, and adds no square to it.
@@ -635,7 +647,9 @@ impl Position {
         };
         let cover = match danger.leapers {
             Some(cover) => cover,
-            None if (candidates | castles).is_nonempty() => self.leaper_cover::<WHITE>(),
+            None if (candidates | castles).is_nonempty() => officers
+                .leapers()
+                .unwrap_or_else(|| self.leaper_cover::<WHITE>()),
             None => Bitboard::EMPTY,
         };
 
@@ -785,6 +799,7 @@ impl Position {
         Watch {
             sliders,
             leapers,
+            leapers_view: zone | beside,
             view,
             castles,
             castles_view,
