@@ -130,6 +130,14 @@ static REACH: [[u64; 64]; 6] = {
     [[0; 64], KNIGHT, bishop, rook, queen, KING]
 };
 
+/// What a pawn of each colour, a knight or a king attacks from a square, and nothing for
+/// a slider: perft's last ply reads the attacks of the piece that moved with no branch on
+/// its kind.
+static LEAPS: [[[u64; 64]; 6]; 2] = [
+    [PAWN[0], KNIGHT, [0; 64], [0; 64], [0; 64], KING],
+    [PAWN[1], KNIGHT, [0; 64], [0; 64], [0; 64], KING],
+];
+
 static BETWEEN: [[u64; 64]; 64] = geometry(false);
 static LINE: [[u64; 64]; 64] = geometry(true);
 
@@ -209,6 +217,13 @@ pub fn reach(role: Role, sq: Square) -> Bitboard {
     Bitboard(REACH[role.index()][sq.index()])
 }
 
+/// The squares a `role` piece of `color` attacks from `sq` if it is a pawn, a knight or a
+/// king; empty for a slider.
+#[inline(always)]
+pub fn leaps(color: Color, role: Role, sq: Square) -> Bitboard {
+    Bitboard(LEAPS[color.index()][role.index()][sq.index()])
+}
+
 /// The squares strictly between two squares on a common rank, file or diagonal.
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
@@ -264,6 +279,21 @@ mod tests {
             ] {
                 let empty = attacks(Color::White, role, sq, Bitboard::EMPTY);
                 assert_eq!(reach(role, sq), empty, "{role:?} on {sq}");
+            }
+        }
+    }
+
+    #[test]
+    fn leaps_are_the_leapers_attacks_and_nothing_for_sliders() {
+        for color in [Color::White, Color::Black] {
+            for sq in Square::ALL {
+                for role in [Role::Pawn, Role::Knight, Role::King] {
+                    let attacked = attacks(color, role, sq, Bitboard::EMPTY);
+                    assert_eq!(leaps(color, role, sq), attacked, "{role:?} on {sq}");
+                }
+                for role in [Role::Bishop, Role::Rook, Role::Queen] {
+                    assert_eq!(leaps(color, role, sq), Bitboard::EMPTY);
+                }
             }
         }
     }

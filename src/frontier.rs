@@ -6,6 +6,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::color::Color;
 use crate::movegen::{Counter, Danger, Officers, Watch};
 use crate::position::Position;
 use crate::role::Role;
@@ -32,6 +33,8 @@ pub(crate) struct Frontier {
     moves: u64,
     /// What the side to move attacks around the enemy king.
     watch: Watch,
+    /// The side to move.
+    mover: Color,
 }
 
 impl Frontier {
@@ -58,6 +61,7 @@ impl Frontier {
             sliders: (pos.bishops_queens() | pos.rooks_queens()) & pieces,
             moves: 0,
             watch: pos.watch(),
+            mover: pos.turn(),
         };
         for knight in frontier.knights {
             frontier.moves += u64::from((attacks::knight_attacks(knight) & !pieces).count());
@@ -196,7 +200,22 @@ impl Officers<Counter> for After<'_> {
             sliders: (moved & watch.view).is_empty().then_some(watch.sliders),
             leapers: slider.then_some(watch.leapers),
             castles: (slider && (moved & watch.castles_view).is_empty()).then_some(watch.castles),
+            clear_castles: (moved & watch.clear_view)
+                .is_empty()
+                .then_some(watch.clear_castles),
         }
+    }
+
+    #[inline(always)]
+    fn leapers(&self) -> Option<Bitboard> {
+        let watch = &self.frontier.watch;
+        let mover = self.frontier.mover;
+        // A pawn, knight or king that attacked nothing around the enemy king adds its new
+        // attacks; what it attacked before matters to no square the generator asks about.
+        let before = attacks::leaps(mover, self.role, self.from);
+        (before & watch.leapers_view)
+            .is_empty()
+            .then(|| watch.leapers | attacks::leaps(mover, self.role, self.to))
     }
 
     #[inline(always)]

@@ -68,6 +68,14 @@ pub(crate) trait Officers<S> {
         Danger::UNKNOWN
     }
 
+    /// The squares the enemy's pawns, knights and king attack, as far as our king's
+    /// targets and castling walks go, when perft's ply above can tell them from the move
+    /// that led here and `danger` did not: asked only when the generator needs them.
+    #[inline(always)]
+    fn leapers(&self) -> Option<Bitboard> {
+        None
+    }
+
     /// Counts our pawns' pushes and captures (en passant aside) into `sink` when they
     /// are known (perft's ply above counted them), given the pieces that check and our
     /// pinned pawns; whether it did.
@@ -99,6 +107,8 @@ pub(crate) struct Danger {
     pub leapers: Option<Bitboard>,
     /// The rooks we may castle with, out of check.
     pub castles: Option<Bitboard>,
+    /// The rooks we have the right to castle with whose paths are clear.
+    pub clear_castles: Option<Bitboard>,
 }
 
 impl Danger {
@@ -106,6 +116,7 @@ impl Danger {
         sliders: None,
         leapers: None,
         castles: None,
+        clear_castles: None,
     };
 }
 
@@ -118,6 +129,10 @@ pub(crate) struct Watch {
     pub sliders: Bitboard,
     /// The squares our pawns, knights and king attack.
     pub leapers: Bitboard,
+    /// The enemy king's neighbours and the squares of its castling walks whose path its
+    /// own pieces leave clear: after a move of a pawn, knight or king that attacked none
+    /// of them, `leapers` and the piece's new attacks are right on them.
+    pub leapers_view: Bitboard,
     /// The squares a slider on the zone sees (king lifted), and the enemy's pieces beside
     /// its king: a move that leaves and lands off them changes no slider's attack on the
     /// zone, and adds no square to it.
@@ -127,6 +142,11 @@ pub(crate) struct Watch {
     /// `view`, the castling rooks and the squares their castling crosses: a slider's move
     /// that leaves and lands off them leaves `castles` as it is.
     pub castles_view: Bitboard,
+    /// The rooks the enemy may castle with whose paths are clear.
+    pub clear_castles: Bitboard,
+    /// Those rooks and the squares their castling crosses: a move that leaves and lands
+    /// off them leaves `clear_castles` as it is.
+    pub clear_view: Bitboard,
     /// The pushes and captures of the enemy's pawns (en passant aside, each promotion
     /// counted four times), were it its turn, out of check and without pins.
     pub pawn_steps: u64,
@@ -608,13 +628,22 @@ impl Position {
         let occupied = ours | theirs;
         let king = self.king(us);
 
-        // What the enemy's pawns, knights and king cover, which castling reads too.
+        // What the enemy's pawns, knights and king cover, which castling reads too: only
+        // castling whose path is clear needs it. In the opening most often no path is
+        // clear and the king has no free target, and the cover is not worked out at all;
+        // perft's ply above tells which paths are clear when the move touched none.
         let candidates = attacks::king_attacks(king) & !ours;
-        let castles = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
         let danger = officers.danger();
+        let castles = match (danger.castles, danger.clear_castles) {
+            (Some(_), _) => Bitboard::EMPTY,
+            (None, Some(clear)) => clear,
+            (None, None) => self.clear_castles::<WHITE>(king, occupied),
+        };
         let cover = match danger.leapers {
             Some(cover) => cover,
-            None if (candidates | castles).is_nonempty() => self.leaper_cover::<WHITE>(),
+            None if (candidates | castles).is_nonempty() => officers
+                .leapers()
+                .unwrap_or_else(|| self.leaper_cover::<WHITE>()),
             None => Bitboard::EMPTY,
         };
 
@@ -652,19 +681,33 @@ impl Position {
                         sink.single(Move::new(king, rook, MoveKind::Castle));
                     }
                 }
-                None => self.generate_castling::<S, WHITE>(sink, king, castles, occupied, &known),
+                None => self.generate_castling::<S, WHITE>(sink, king, castles, &known),
             }
         }
     }
 
-    /// Castling with the rooks `castles`, out of check.
+    /// The rooks of the side to move (white when `WHITE`) that may castle, with nothing
+    /// on the squares king and rook cross.
+    #[inline(always)]
+    fn clear_castles<const WHITE: bool>(&self, king: Square, occupied: Bitboard) -> Bitboard {
+        let rights = self.castling & Bitboard(if WHITE { 0xff } else { 0xff << 56 });
+        let mut clear = Bitboard::EMPTY;
+        for rook in rights {
+            let path = CastlingPath::of::<WHITE>(king, rook);
+            if (Bitboard(path.clear) & occupied).is_empty() {
+                clear = clear.with(rook);
+            }
+        }
+        clear
+    }
+
+    /// Castling with the rooks `castles`, whose paths are clear, out of check.
     #[inline(always)]
     fn generate_castling<S: Sink, const WHITE: bool>(
         &self,
         sink: &mut S,
         king: Square,
         castles: Bitboard,
-        occupied: Bitboard,
         known: &Known,
     ) {
         if castles.is_empty() {
@@ -673,9 +716,6 @@ impl Position {
         }
         for rook in castles {
             let path = CastlingPath::of::<WHITE>(king, rook);
-            if (Bitboard(path.clear) & occupied).is_nonempty() {
-                continue;
-            }
             if self.is_castling_safe::<WHITE>(king, rook, &path, known) {
                 sink.single(Move::new(king, rook, MoveKind::Castle));
             }
@@ -726,6 +766,8 @@ impl Position {
         let occupied = self.occupied();
         let mut castles = Bitboard::EMPTY;
         let mut castles_view = view;
+        let mut clear_castles = Bitboard::EMPTY;
+        let mut clear_view = Bitboard::EMPTY;
         for rook in self.castling & Bitboard::rank(back_rank(them)) {
             let path = match them {
                 Color::White => CastlingPath::of::<true>(king, rook),
@@ -736,10 +778,12 @@ impl Position {
                 castles_view = Bitboard::FULL;
             }
             castles_view |= Bitboard(path.clear).with(rook);
-            if (Bitboard(path.clear) & occupied).is_empty()
-                && (Bitboard(path.walk) & (leapers | sliders)).is_empty()
-            {
-                castles = castles.with(rook);
+            clear_view |= Bitboard(path.clear).with(rook);
+            if (Bitboard(path.clear) & occupied).is_empty() {
+                clear_castles = clear_castles.with(rook);
+                if (Bitboard(path.walk) & (leapers | sliders)).is_empty() {
+                    castles = castles.with(rook);
+                }
             }
         }
         let (pawn_steps, pawn_view) = match them {
@@ -749,9 +793,12 @@ impl Position {
         Watch {
             sliders,
             leapers,
+            leapers_view: zone | beside,
             view,
             castles,
             castles_view,
+            clear_castles,
+            clear_view,
             pawn_steps,
             pawn_view,
         }
