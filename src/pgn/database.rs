@@ -631,8 +631,22 @@ struct Order {
     stop: bool,
 }
 
-/// Answers a helper may leave waiting before it takes more input: a few, so that one
-/// slow batch does not make the others pile up in memory.
+/// Counts a helper out when it ends, however it ends: the writing thread waits for
+/// every helper, and one that panicked must not leave it waiting for ever.
+struct Leaving<'a> {
+    order: &'a Mutex<Order>,
+    turn: &'a Condvar,
+}
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        lock(self.order).helpers -= 1;
+        self.turn.notify_all();
+    }
+}
+
+/// Answers that may wait for their turn before a worker takes more input: a few, so
+/// that one slow batch does not make the others pile up in memory.
 const PARKED: usize = 4;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -667,6 +681,7 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
         let (feed, order, turn) = (&feed, &order, &turn);
         for _ in 1..config.jobs {
             scope.spawn(move || {
+                let _leaving = Leaving { order, turn };
                 let mut worker = Worker::new(config);
                 let mut buf = Vec::new();
                 loop {
@@ -685,8 +700,6 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
                     lock(order).parked.insert(answered.seq, answered);
                     turn.notify_all();
                 }
-                lock(order).helpers -= 1;
-                turn.notify_all();
             });
         }
         let written = write_files(config, feed, order, turn, output);
@@ -737,7 +750,10 @@ fn write_files<R: Read, W: Write, E: Write>(
                     *next += 1;
                     ready.push(answered);
                 }
-                if more || !ready.is_empty() {
+                // Like the helpers, this thread takes no more input while answers pile
+                // up behind one that has not come.
+                let room = state.parked.len() < PARKED || state.helpers == 0;
+                if !ready.is_empty() || (more && room) {
                     break;
                 }
                 if state.helpers == 0 {
