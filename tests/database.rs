@@ -121,6 +121,66 @@ fn a_file_cut_as_it_is_read_answers_as_one_job_does() {
 
 /// With one job, a broken game's report reaches stderr as soon as the game is read,
 /// while the input is still open, as it does with more jobs.
+/// Writes `text` to a file of the temporary directory named for `what` and this process.
+fn temp_pgn(what: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("arbiter-{what}-{}.pgn", std::process::id()));
+    std::fs::write(&path, text).expect("write the test file");
+    path
+}
+
+/// Several files on several jobs: the workers go from one file to the next, and each
+/// verdict names its file as with one job.
+#[test]
+fn several_files_on_several_jobs_answer_as_one_job_does() {
+    let first = temp_pgn("first", &mixed_games(400));
+    let second = temp_pgn("second", &mixed_games(7));
+    let files = [&first, &second, &first].map(|p| p.to_string_lossy().to_string());
+    for to in ["check", "pgn"] {
+        let mut args = vec!["--pgn", "--to", to, "--jobs", "1"];
+        args.extend(files.iter().map(String::as_str));
+        let one = run_arbiter(&args, String::new()).0;
+        assert!(one.stdout.contains("arbiter-second-") || to != "check");
+        for jobs in ["2", "3"] {
+            args[4] = jobs;
+            let many = run_arbiter(&args, String::new()).0;
+            assert!(
+                one.stdout == many.stdout,
+                "--to {to} --jobs {jobs}: stdout differs"
+            );
+            assert_eq!(one.stderr, many.stderr, "--to {to} --jobs {jobs}: stderr");
+            assert_eq!(one.code, many.code);
+        }
+    }
+    let _ = std::fs::remove_file(&first);
+    let _ = std::fs::remove_file(&second);
+}
+
+/// A file or stdin with no line starting `[Event ` for megabytes cannot be cut into
+/// runs: its games are read one by one, with the same answers.
+#[test]
+fn a_file_without_event_tags_answers_as_one_job_does() {
+    let text = "[White \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[White \"b\"]\n\n1. e4 Ke7 2. Ke3 *\n\n"
+        .repeat(60_000);
+    assert!(text.len() > 3 * 1024 * 1024, "only {} bytes", text.len());
+    let path = temp_pgn("no-event", &text);
+    let file = path.to_string_lossy().to_string();
+    let one = run_arbiter(&["--pgn", "--jobs", "1", &file], String::new()).0;
+    assert!(one
+        .stdout
+        .ends_with("games 120000 ok 60000 errors 60000 plies 240000\n"));
+    for jobs in ["2", "3"] {
+        let many = run_arbiter(&["--pgn", "--jobs", jobs, &file], String::new()).0;
+        assert!(one.stdout == many.stdout, "--jobs {jobs}: stdout differs");
+        assert_eq!(one.code, many.code);
+        let piped = run_arbiter(&["--pgn", "--jobs", jobs], text.clone()).0;
+        assert!(
+            one.stdout == piped.stdout,
+            "stdin, --jobs {jobs}: stdout differs"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn one_job_reports_a_broken_game_as_it_is_reached() {
     let mut child = Command::new(BIN)
@@ -242,6 +302,42 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
     let _ = feeder.join();
     assert_eq!(stderr, "", "no complaint when the reader leaves");
     assert!(status.code().is_some(), "ended by itself, not by a signal");
+}
+
+/// Two jobs on a file whose reader of the output goes away: the workers stop, and the
+/// run ends without a complaint.
+#[test]
+fn a_file_whose_reader_goes_away_ends_the_run_quietly() {
+    let path = temp_pgn(
+        "gone",
+        &"[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(200_000),
+    );
+    let mut child = Command::new(BIN)
+        .args(["--pgn", "--to", "epd", "--jobs", "2"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("first line");
+    assert_eq!(
+        first,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+    );
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    let status = child.wait().expect("wait");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(stderr, "", "no complaint when the reader leaves");
+    assert_eq!(status.code(), Some(0), "ended by itself, not by a signal");
 }
 
 /// Streams `games` games through `--pgn --jobs <jobs>` and returns VmRSS early (half way

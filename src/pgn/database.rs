@@ -1,14 +1,16 @@
 //! Whole PGN databases: every game replayed with the full rules, its verdict or its
 //! conversion written in input order, on as many threads as asked, in constant memory.
 //!
-//! One reader splits the text into batches of whole games; workers replay them; the
-//! answers are written in the order the games came. With one job there is no split: one
-//! pass reads and replays.
+//! The text is cut into batches of whole games; workers replay them; the answers are
+//! written in the order the games came. On regular files the workers take the batches
+//! from the files themselves and the calling thread, one of them, writes; on other
+//! input a reading thread cuts the batches and the calling thread only writes. With one
+//! job there is no split: one pass reads and replays.
 
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::game::DrawnAt;
 use crate::position::Position;
@@ -416,6 +418,8 @@ pub fn run<R: Read + Send>(
     };
     if config.jobs <= 1 {
         run_sequential(sources, config, &mut output)?;
+    } else if sources.iter().all(|s| s.ready) {
+        run_files(sources, config, &mut output)?;
     } else {
         run_parallel(sources, config, &mut output)?;
     }
@@ -567,22 +571,241 @@ fn run_parallel<R: Read + Send, W: Write, E: Write>(
     })
 }
 
+/// The sources of a run on files, handed out batch by batch to whichever worker asks.
+struct Feed<R> {
+    sources: std::iter::Enumerate<std::vec::IntoIter<Source<R>>>,
+    cutter: Option<(usize, Cutter<R>)>,
+    seq: u64,
+    /// A read that failed: the run ends there, once the batches before it are written.
+    failed: Option<io::Error>,
+}
+
+impl<R: Read> Feed<R> {
+    /// The next batch, numbered, with the file it is from (a run is read into `buf`);
+    /// `None` at the end of the last source or after a failed read.
+    fn next(&mut self, buf: &mut Vec<u8>) -> Option<(u64, Cut, usize)> {
+        while self.failed.is_none() {
+            let (file, cutter) = match &mut self.cutter {
+                Some(current) => current,
+                None => {
+                    let (file, source) = self.sources.next()?;
+                    self.cutter.insert((file, Cutter::new(source.reader)))
+                }
+            };
+            let file = *file;
+            match cutter.next(file, buf) {
+                Ok(Some(cut)) => {
+                    let seq = self.seq;
+                    self.seq += 1;
+                    return Some((seq, cut, file));
+                }
+                Ok(None) => self.cutter = None,
+                Err(e) => self.failed = Some(e),
+            }
+        }
+        None
+    }
+}
+
+/// A worker's turn in `run_files`: the next batch taken from the feed and answered.
+/// `None` when there is none.
+fn answer_next<R: Read>(
+    worker: &mut Worker,
+    feed: &Mutex<Feed<R>>,
+    buf: &mut Vec<u8>,
+) -> Option<Answered> {
+    let (seq, cut, file) = lock(feed).next(buf)?;
+    Some(match cut {
+        Cut::Run(len) => worker.answer(seq, &buf[..len], &Games::Run { file }),
+        Cut::Games(bytes, games) => worker.answer(seq, &bytes, &games),
+    })
+}
+
+/// The answers of a run on files waiting for their turn, shared by the workers.
+struct Order {
+    next: u64,
+    parked: BTreeMap<u64, Answered>,
+    /// Workers besides the writing one that have not finished.
+    helpers: usize,
+    /// The output failed: no more batches are taken.
+    stop: bool,
+}
+
+/// Counts a helper out when it ends, however it ends: the writing thread waits for
+/// every helper, and one that panicked must not leave it waiting for ever.
+struct Leaving<'a> {
+    order: &'a Mutex<Order>,
+    turn: &'a Condvar,
+}
+
+impl Drop for Leaving<'_> {
+    fn drop(&mut self) {
+        lock(self.order).helpers -= 1;
+        self.turn.notify_all();
+    }
+}
+
+/// Answers that may wait for their turn before a worker takes more input: a few, so
+/// that one slow batch does not make the others pile up in memory.
+const PARKED: usize = 4;
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A worker that panicked left nothing half-changed that the others rely on.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Several jobs on sources whose reads never wait: no reading or writing thread. Each
+/// of the `jobs` workers, the calling thread one of them, takes the next batch straight
+/// from the source under a lock and replays it; the calling thread also writes the
+/// answers in order as they are ready, the others leave theirs waiting for it. Fewer
+/// threads and hand-overs than the pipeline: a second job costs little more work.
+fn run_files<R: Read + Send, W: Write, E: Write>(
+    sources: Vec<Source<R>>,
+    config: Config,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let feed = Mutex::new(Feed {
+        sources: sources.into_iter().enumerate(),
+        cutter: None,
+        seq: 0,
+        failed: None,
+    });
+    let order = Mutex::new(Order {
+        next: 0,
+        parked: BTreeMap::new(),
+        helpers: config.jobs - 1,
+        stop: false,
+    });
+    let turn = Condvar::new();
+    let written = std::thread::scope(|scope| {
+        let (feed, order, turn) = (&feed, &order, &turn);
+        for _ in 1..config.jobs {
+            scope.spawn(move || {
+                let _leaving = Leaving { order, turn };
+                let mut worker = Worker::new(config);
+                let mut buf = Vec::new();
+                loop {
+                    {
+                        let mut state = lock(order);
+                        while state.parked.len() >= PARKED && !state.stop {
+                            state = turn.wait(state).unwrap_or_else(PoisonError::into_inner);
+                        }
+                        if state.stop {
+                            break;
+                        }
+                    }
+                    let Some(answered) = answer_next(&mut worker, feed, &mut buf) else {
+                        break;
+                    };
+                    lock(order).parked.insert(answered.seq, answered);
+                    turn.notify_all();
+                }
+            });
+        }
+        let written = write_files(config, feed, order, turn, output);
+        if written.is_err() {
+            lock(order).stop = true;
+            turn.notify_all();
+        }
+        written
+    });
+    written?;
+    match feed
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .failed
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The calling thread's part of `run_files`: replays batches while there are any,
+/// writes every answer whose turn has come after each, then waits for the rest.
+fn write_files<R: Read, W: Write, E: Write>(
+    config: Config,
+    feed: &Mutex<Feed<R>>,
+    order: &Mutex<Order>,
+    turn: &Condvar,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let mut worker = Worker::new(config);
+    let mut buf = Vec::new();
+    let mut ready = Vec::new();
+    let mut more = true;
+    loop {
+        if more {
+            match answer_next(&mut worker, feed, &mut buf) {
+                Some(answered) => {
+                    lock(order).parked.insert(answered.seq, answered);
+                }
+                None => more = false,
+            }
+        }
+        {
+            let mut state = lock(order);
+            loop {
+                let Order { next, parked, .. } = &mut *state;
+                while let Some(answered) = parked.remove(next) {
+                    *next += 1;
+                    ready.push(answered);
+                }
+                // Like the helpers, this thread takes no more input while answers pile
+                // up behind one that has not come.
+                let room = state.parked.len() < PARKED || state.helpers == 0;
+                if !ready.is_empty() || (more && room) {
+                    break;
+                }
+                if state.helpers == 0 {
+                    return Ok(());
+                }
+                state = turn.wait(state).unwrap_or_else(PoisonError::into_inner);
+            }
+        }
+        turn.notify_all();
+        for answered in ready.drain(..) {
+            write_answered(&answered, output)?;
+        }
+    }
+}
+
+/// Writes the text and verdicts of one batch.
+fn write_answered<W: Write, E: Write>(
+    answered: &Answered,
+    output: &mut Output<'_, W, E>,
+) -> io::Result<()> {
+    let mut from = 0;
+    for (end, game) in &answered.games {
+        output.out.write_all(&answered.text[from..*end])?;
+        from = *end;
+        output.game(game)?;
+    }
+    Ok(())
+}
+
 impl Worker {
     fn batch(&mut self, batch: Batch, pool: &Pool) -> Answered {
-        let mut text = Vec::with_capacity(batch.bytes.len() / 2);
-        let mut games = Vec::new();
+        let answered = self.answer(batch.seq, &batch.bytes, &batch.games);
+        pool.give(batch.bytes);
+        answered
+    }
+
+    /// The answers to the games of `bytes`, which lie there as `games` says.
+    fn answer(&mut self, seq: u64, bytes: &[u8], games: &Games) -> Answered {
+        let mut text = Vec::with_capacity(bytes.len() / 2);
         let keep_raw = self.config.keep_broken && self.config.target != Target::Check;
-        match &batch.games {
+        let read = games;
+        let mut games = Vec::new();
+        match read {
             Games::Read(read) => {
                 for &(start, end, raw_game, file) in read {
-                    let raw = &batch.bytes[start..end];
+                    let raw = &bytes[start..end];
                     self.replay(raw, raw_game);
                     let verdict = self.settle(keep_raw.then_some(raw), &mut text);
                     games.push((text.len(), Done { verdict, file }));
                 }
             }
             Games::Run { file } => {
-                let bytes = &batch.bytes;
                 let mut at = 0;
                 loop {
                     let start = at;
@@ -618,12 +841,7 @@ impl Worker {
                 }
             }
         }
-        pool.give(batch.bytes);
-        Answered {
-            seq: batch.seq,
-            text,
-            games,
-        }
+        Answered { seq, text, games }
     }
 }
 
@@ -735,42 +953,140 @@ fn split<R: Read + Send>(
     Ok(())
 }
 
-/// The reader's side for a source whose reads never wait: read straight into the buffer
-/// the runs are cut from (no zeroing: a file reads into spare capacity), cut as `split`
-/// cuts. `false` when the workers are gone.
+/// The reader's side for a source whose reads never wait, cut by a `Cutter`. `false`
+/// when the workers are gone.
 fn split_ready<R: Read>(
-    mut source: R,
+    source: R,
     file: usize,
     send: &mut impl FnMut(Vec<u8>, Games) -> bool,
     stop: &AtomicBool,
     pool: &Pool,
 ) -> io::Result<bool> {
-    let mut buf = pool.take(RUN_WINDOW + READ_BYTES);
-    let mut start = 0;
+    // Its runs are copied out of one buffer: a source that never waits in a run that
+    // has one that may is rare.
+    let mut cutter = Cutter::new(source);
+    let mut buf = Vec::new();
     loop {
         if stop.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        if buf.len() - start >= RUN_BYTES {
-            match send_run_before_event(&mut buf, &mut start, file, send, pool) {
-                Some(true) => continue,
-                Some(false) => return Ok(false),
-                None => {}
+        let sent = match cutter.next(file, &mut buf)? {
+            Some(Cut::Run(len)) => {
+                let mut run = pool.take(len);
+                run.extend_from_slice(&buf[..len]);
+                send(run, Games::Run { file })
             }
-            if buf.len() - start >= RUN_WINDOW {
-                let rest = std::io::Cursor::new(buf[start..].to_vec()).chain(source);
-                return split_games(rest, file, send, stop);
-            }
+            Some(Cut::Games(bytes, games)) => send(bytes, games),
+            None => return Ok(true),
+        };
+        if !sent {
+            return Ok(false);
         }
-        let read = loop {
-            match (&mut source).take(READ_BYTES as u64).read_to_end(&mut buf) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                other => break other,
+    }
+}
+
+/// The text of a source whose reads never wait (a regular file), cut into batches as it
+/// is read: runs cut as `split` cuts them, or, in a source with no line to cut before
+/// for too long, games read one by one.
+enum Cutter<R> {
+    Runs {
+        source: R,
+        /// What followed the last run cut: the start of the next.
+        carry: Vec<u8>,
+    },
+    Games {
+        reader: Box<GameReader<io::Chain<io::Cursor<Vec<u8>>, R>>>,
+        raw: Vec<u8>,
+    },
+    Done,
+}
+
+/// A batch cut by a `Cutter`.
+enum Cut {
+    /// A run of whole games: the first bytes of the buffer given.
+    Run(usize),
+    /// Games read one by one, their text and where each lies in it.
+    Games(Vec<u8>, Games),
+}
+
+impl<R: Read> Cutter<R> {
+    fn new(source: R) -> Cutter<R> {
+        Cutter::Runs {
+            source,
+            carry: Vec::new(),
+        }
+    }
+
+    /// The next batch of the source's games, `None` at its end. A run is read into
+    /// `buf`, which grows to what it has to hold and stays that long: reading into the
+    /// same bytes again and again zeroes nothing (reading into a vector's spare
+    /// capacity through a `dyn Read` zeroes it first, as much work as the read).
+    fn next(&mut self, file: usize, buf: &mut Vec<u8>) -> io::Result<Option<Cut>> {
+        loop {
+            match self {
+                Cutter::Runs { source, carry } => {
+                    let mut filled = carry.len();
+                    if buf.len() < filled {
+                        buf.resize(filled, 0);
+                    }
+                    buf[..filled].copy_from_slice(carry);
+                    carry.clear();
+                    loop {
+                        if filled >= RUN_BYTES {
+                            if let Some(end) = last_game_start(&buf[..filled]) {
+                                carry.extend_from_slice(&buf[end..filled]);
+                                return Ok(Some(Cut::Run(end)));
+                            }
+                            if filled >= RUN_WINDOW {
+                                break;
+                            }
+                        }
+                        let room = if filled < RUN_BYTES {
+                            RUN_BYTES - filled
+                        } else {
+                            READ_BYTES
+                        };
+                        if buf.len() < filled + room {
+                            buf.resize(filled + room, 0);
+                        }
+                        let read = loop {
+                            match source.read(&mut buf[filled..filled + room]) {
+                                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                                other => break other,
+                            }
+                        }?;
+                        if read == 0 {
+                            *self = Cutter::Done;
+                            return Ok((filled > 0).then_some(Cut::Run(filled)));
+                        }
+                        filled += read;
+                    }
+                    // No game starts with an Event tag in the window: read game by game
+                    // from here, its bytes read again from the game reader's buffer.
+                    let seen = buf[..filled].to_vec();
+                    if let Cutter::Runs { source, .. } = std::mem::replace(self, Cutter::Done) {
+                        *self = Cutter::Games {
+                            reader: Box::new(GameReader::new(io::Cursor::new(seen).chain(source))),
+                            raw: Vec::new(),
+                        };
+                    }
+                }
+                Cutter::Games { reader, raw } => {
+                    let mut bytes = Vec::new();
+                    let mut games = Vec::new();
+                    while games.len() < BATCH_GAMES && bytes.len() < BATCH_BYTES {
+                        let Some(game) = reader.read(&mut Skip, Some(raw), &mut || Ok(()))? else {
+                            *self = Cutter::Done;
+                            break;
+                        };
+                        let start = bytes.len();
+                        bytes.extend_from_slice(raw);
+                        games.push((start, bytes.len(), game, file));
+                    }
+                    return Ok((!games.is_empty()).then_some(Cut::Games(bytes, Games::Read(games))));
+                }
+                Cutter::Done => return Ok(None),
             }
-        }?;
-        if read == 0 {
-            buf.drain(..start);
-            return Ok(buf.is_empty() || send(buf, Games::Run { file }));
         }
     }
 }
@@ -925,12 +1241,7 @@ fn write_in_order<W: Write, E: Write>(
         };
         waiting.insert(answered.seq, answered);
         while let Some(answered) = waiting.remove(&next) {
-            let mut from = 0;
-            for (end, game) in &answered.games {
-                output.out.write_all(&answered.text[from..*end])?;
-                from = *end;
-                output.game(game)?;
-            }
+            write_answered(&answered, output)?;
             next += 1;
         }
     }

@@ -231,9 +231,11 @@ impl<R: Read> GameReader<R> {
                 }));
             }
             let lead = blanks(window);
+            // The copy leaves out the blanks before the game: what was parsed is counted
+            // in the copy's bytes.
             let (taken, parsed, broken) = match step {
-                Step::Game(n) => (n, n, false),
-                Step::Broken(n) => (n, n, true),
+                Step::Game(n) => (n, n - lead.min(n), false),
+                Step::Broken(n) => (n, n - lead.min(n), true),
                 Step::End => {
                     let rest = self.end - self.start;
                     self.advance(rest);
@@ -348,6 +350,17 @@ mod tests {
         assert!(raw == game, "{} bytes of {}", raw.len(), game.len());
         reader.next_game_raw(&mut Skip, &mut raw).unwrap();
         assert_eq!(raw, b"[Event \"b\"]\n\n1. d4 *");
+    }
+
+    #[test]
+    fn the_parsed_bytes_of_a_game_after_blanks_lie_in_its_copy() {
+        let input = b"[Event \"a\"]\n\n1. e4 *\n\n\n[Event \"b\"]\n\n1. d4 ) *\n";
+        let mut reader = GameReader::new(&input[..]);
+        let mut raw = Vec::new();
+        reader.next_game_raw(&mut Skip, &mut raw).unwrap();
+        let second = reader.next_game_raw(&mut Skip, &mut raw).unwrap().unwrap();
+        assert_eq!(raw, b"[Event \"b\"]\n\n1. d4 ) *\n");
+        assert_eq!(&raw[..second.parsed], b"[Event \"b\"]\n\n1. d4 )");
     }
 
     #[test]
