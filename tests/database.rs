@@ -264,6 +264,30 @@ fn binary_input_is_answered_without_a_crash_or_a_hang() {
     );
 }
 
+/// Reads the first line of an `--pgn --to epd` run on `child`, checks it is the start
+/// position, closes the output and waits: what the run said on stderr, and how it ended.
+fn leave_after_the_first_line(
+    child: &mut std::process::Child,
+) -> (String, std::process::ExitStatus) {
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("first line");
+    assert_eq!(
+        first,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
+    );
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    let status = child.wait().expect("wait");
+    (stderr, status)
+}
+
 #[test]
 fn a_reader_that_goes_away_ends_the_run_quietly() {
     let mut child = Command::new(BIN)
@@ -283,22 +307,7 @@ fn a_reader_that_goes_away_ends_the_run_quietly() {
             }
         }
     });
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("first line");
-    assert_eq!(
-        first,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
-    );
-    drop(stdout);
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut stderr)
-        .expect("stderr");
-    let status = child.wait().expect("wait");
+    let (stderr, status) = leave_after_the_first_line(&mut child);
     let _ = feeder.join();
     assert_eq!(stderr, "", "no complaint when the reader leaves");
     assert!(status.code().is_some(), "ended by itself, not by a signal");
@@ -319,22 +328,7 @@ fn a_file_whose_reader_goes_away_ends_the_run_quietly() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("first line");
-    assert_eq!(
-        first,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n"
-    );
-    drop(stdout);
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut stderr)
-        .expect("stderr");
-    let status = child.wait().expect("wait");
+    let (stderr, status) = leave_after_the_first_line(&mut child);
     let _ = std::fs::remove_file(&path);
     assert_eq!(stderr, "", "no complaint when the reader leaves");
     assert_eq!(status.code(), Some(0), "ended by itself, not by a signal");
