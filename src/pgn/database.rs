@@ -790,13 +790,12 @@ impl Worker {
         answered
     }
 
-    /// The answers to the games of `bytes`, which lie there as `games` says.
-    fn answer(&mut self, seq: u64, bytes: &[u8], games: &Games) -> Answered {
+    /// The answers to the games of `bytes`, which lie there as `layout` says.
+    fn answer(&mut self, seq: u64, bytes: &[u8], layout: &Games) -> Answered {
         let mut text = Vec::with_capacity(bytes.len() / 2);
         let keep_raw = self.config.keep_broken && self.config.target != Target::Check;
-        let read = games;
         let mut games = Vec::new();
-        match read {
+        match layout {
             Games::Read(read) => {
                 for &(start, end, raw_game, file) in read {
                     let raw = &bytes[start..end];
@@ -1072,18 +1071,18 @@ impl<R: Read> Cutter<R> {
                     }
                 }
                 Cutter::Games { reader, raw } => {
-                    let mut bytes = Vec::new();
-                    let mut games = Vec::new();
-                    while games.len() < BATCH_GAMES && bytes.len() < BATCH_BYTES {
+                    let mut batch = GameBatch::default();
+                    while !batch.is_full() {
                         let Some(game) = reader.read(&mut Skip, Some(raw), &mut || Ok(()))? else {
                             *self = Cutter::Done;
                             break;
                         };
-                        let start = bytes.len();
-                        bytes.extend_from_slice(raw);
-                        games.push((start, bytes.len(), game, file));
+                        batch.push(raw, game, file);
                     }
-                    return Ok((!games.is_empty()).then_some(Cut::Games(bytes, Games::Read(games))));
+                    return Ok((!batch.is_empty()).then(|| {
+                        let (bytes, games) = batch.take();
+                        Cut::Games(bytes, games)
+                    }));
                 }
                 Cutter::Done => return Ok(None),
             }
@@ -1187,34 +1186,66 @@ fn split_games<R: Read>(
     // Its bytes are read again from this reader's buffer, not from the window above.
     let mut reader = GameReader::new(source);
     let mut raw = Vec::new();
-    let mut bytes = Vec::new();
-    let mut games = Vec::new();
+    let mut batch = GameBatch::default();
     let mut gone = false;
     loop {
         if stop.load(Ordering::Relaxed) || gone {
             return Ok(false);
         }
         let mut hand_over = || {
-            if !games.is_empty() {
-                let full = std::mem::take(&mut games);
-                gone = !send(std::mem::take(&mut bytes), Games::Read(full));
+            if !batch.is_empty() {
+                let (bytes, games) = batch.take();
+                gone = !send(bytes, games);
             }
             Ok(())
         };
         let Some(game) = reader.read(&mut Skip, Some(&mut raw), &mut hand_over)? else {
             break;
         };
-        let start = bytes.len();
-        bytes.extend_from_slice(&raw);
-        games.push((start, bytes.len(), game, file));
-        if games.len() >= BATCH_GAMES || bytes.len() >= BATCH_BYTES {
-            let full = std::mem::take(&mut games);
-            if !send(std::mem::take(&mut bytes), Games::Read(full)) {
+        batch.push(&raw, game, file);
+        if batch.is_full() {
+            let (bytes, games) = batch.take();
+            if !send(bytes, games) {
                 return Ok(false);
             }
         }
     }
-    Ok(games.is_empty() || send(bytes, Games::Read(games)))
+    if batch.is_empty() {
+        return Ok(true);
+    }
+    let (bytes, games) = batch.take();
+    Ok(send(bytes, games))
+}
+
+/// Games read one by one, gathered for a worker: their texts one after the other, and
+/// where each lies among them.
+#[derive(Default)]
+struct GameBatch {
+    bytes: Vec<u8>,
+    games: Vec<(usize, usize, RawGame, usize)>,
+}
+
+impl GameBatch {
+    fn push(&mut self, raw: &[u8], game: RawGame, file: usize) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(raw);
+        self.games.push((start, self.bytes.len(), game, file));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Enough for one hand-over: a worker's share, and a bound on what waits in memory.
+    fn is_full(&self) -> bool {
+        self.games.len() >= BATCH_GAMES || self.bytes.len() >= BATCH_BYTES
+    }
+
+    /// What was gathered, as a batch's text and layout; this one starts again empty.
+    fn take(&mut self) -> (Vec<u8>, Games) {
+        let GameBatch { bytes, games } = std::mem::take(self);
+        (bytes, Games::Read(games))
+    }
 }
 
 /// Writes the workers' answers in batch order.
