@@ -35,6 +35,9 @@ pub(crate) struct Frontier {
     watch: Watch,
     /// The side to move.
     mover: Color,
+    /// Whether a slider of the side to move stands on a line through the enemy king:
+    /// if none does, a move of a pawn, knight or king leaves the enemy nothing pinned.
+    pinners: bool,
 }
 
 impl Frontier {
@@ -62,6 +65,8 @@ impl Frontier {
             moves: 0,
             watch: pos.watch(),
             mover: pos.turn(),
+            pinners: (pos.slider_rays_through(pos.king(them)) & pos.by_color(pos.turn()))
+                .is_nonempty(),
         };
         for knight in frontier.knights {
             frontier.moves += u64::from((attacks::knight_attacks(knight) & !pieces).count());
@@ -188,6 +193,11 @@ impl Officers<Counter> for After<'_> {
             counter.0 += watch.pawn_steps;
         }
         known
+    }
+
+    #[inline(always)]
+    fn may_pin(&self) -> bool {
+        self.frontier.pinners || matches!(self.role, Role::Bishop | Role::Rook | Role::Queen)
     }
 
     #[inline(always)]

@@ -84,6 +84,14 @@ pub(crate) trait Officers<S> {
         false
     }
 
+    /// Whether an enemy slider may pin a piece of ours: false when perft's ply above
+    /// knows that none stands on a line through our king, and the move that led here
+    /// brought none there.
+    #[inline(always)]
+    fn may_pin(&self) -> bool {
+        true
+    }
+
     /// Those moves, given the pieces pinned to `king` and the squares that answer a
     /// check (every square not ours, out of check).
     fn generate(
@@ -446,13 +454,19 @@ impl Position {
         pinned & self.by_color(us)
     }
 
+    /// The bishops, rooks and queens of either side that stand on a line through `sq`
+    /// they move along, whatever stands between.
+    #[inline(always)]
+    pub(crate) fn slider_rays_through(&self, sq: Square) -> Bitboard {
+        (attacks::rook_rays(sq) & self.rooks_queens())
+            | (attacks::bishop_rays(sq) & self.bishops_queens())
+    }
+
     /// `pinned`, with the pinning sliders found by their lines and the small `between`
     /// table rather than a slider lookup.
     #[inline(always)]
     fn pinned_by_paths(&self, king: Square, theirs: Bitboard, occupied: Bitboard) -> Bitboard {
-        let snipers = ((attacks::rook_rays(king) & self.rooks_queens())
-            | (attacks::bishop_rays(king) & self.bishops_queens()))
-            & theirs;
+        let snipers = self.slider_rays_through(king) & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
             let blockers = attacks::between(king, sniper) & occupied;
@@ -662,7 +676,11 @@ impl Position {
             Some(checker) => attacks::between(king, checker).with(checker),
             None => !ours,
         };
-        let pinned = self.pinned(king, us);
+        let pinned = if officers.may_pin() {
+            self.pinned(king, us)
+        } else {
+            Bitboard::EMPTY
+        };
 
         let counted = officers.count_pawn_steps(sink, checkers, self.by_role(Role::Pawn) & pinned);
         officers.generate(self, sink, king, pinned, target);
