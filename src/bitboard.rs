@@ -75,6 +75,12 @@ impl Bitboard {
         }
     }
 
+    /// The set of the lowest square alone (empty for an empty set).
+    #[inline(always)]
+    pub const fn lowest(self) -> Bitboard {
+        Bitboard(self.0 & self.0.wrapping_neg())
+    }
+
     /// The only square of a set known to hold exactly one; any square otherwise.
     #[inline(always)]
     pub const fn single_square(self) -> Square {

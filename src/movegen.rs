@@ -420,7 +420,7 @@ const NOT_FILE_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
 /// Moves every square of a set by `delta` index steps (positive is towards rank 8).
 #[inline(always)]
-fn shift(bb: Bitboard, delta: i32) -> Bitboard {
+pub(crate) fn shift(bb: Bitboard, delta: i32) -> Bitboard {
     if delta >= 0 {
         Bitboard(bb.0 << delta)
     } else {

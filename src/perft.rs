@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::bitboard::Bitboard;
 use crate::frontier::Frontier;
-use crate::movegen::{CheckInfo, Sink};
+use crate::movegen::{shift, CheckInfo, Sink};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::role::Role;
@@ -70,6 +70,11 @@ impl<F: FnMut(&Position) -> u64> Sink for Expand<'_, F> {
 /// for an ordinary move what this ply knows of the pieces that reply (`after`).
 struct Leaves<'a, F, G> {
     pos: &'a Position,
+    /// `pos` with the turn passed: quiet moves are played on it and taken back, which
+    /// writes the two sets they change where a copy of the position writes them all.
+    board: Position,
+    /// The pieces of the side not to move: the targets a move captures on.
+    theirs: Bitboard,
     check: CheckInfo,
     nodes: u64,
     leaf: F,
@@ -87,6 +92,8 @@ where
     fn count(pos: &Position, leaf: F, after: G) -> u64 {
         let mut leaves = Leaves {
             pos,
+            board: pos.passed_unkeyed(),
+            theirs: pos.by_color(pos.turn().other()),
             check: pos.check_info(),
             nodes: 0,
             leaf,
@@ -96,8 +103,21 @@ where
         leaves.nodes
     }
 
+    /// A quiet move (no capture) between the two squares of `moved`, played in place on
+    /// `board`.
     #[inline(always)]
-    fn ordinary(&mut self, role: Role, m: Move) {
+    fn quiet(&mut self, role: Role, m: Move, moved: Bitboard) {
+        self.board.play_quiet_in_place(self.pos, role, m, moved);
+        let checkers = self
+            .pos
+            .checkers_after(&self.check, &self.board, role, m.from(), m.to());
+        self.nodes += (self.after)(&self.board, checkers, role, m.from(), m.to());
+        self.board.unplay_quiet_in_place(self.pos, role);
+    }
+
+    /// A capture: the piece taken is not known, and the position is copied.
+    #[inline(always)]
+    fn capture(&mut self, role: Role, m: Move) {
         let child = self.pos.after_unkeyed_by(role, m);
         let checkers = self
             .pos
@@ -121,16 +141,34 @@ where
 {
     #[inline(always)]
     fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
-        for to in targets {
-            self.ordinary(role, Move::new(from, to, MoveKind::Normal));
+        // Quiet moves and captures in loops of their own: no branch per move on which.
+        // The squares a quiet move changes are taken from the sets, not worked out again
+        // from its squares (which can make the compiler build a jump per square).
+        let origin = Bitboard::from_square(from);
+        let mut quiet = targets & !self.theirs;
+        while let Some(to) = quiet.first() {
+            let target = quiet.lowest();
+            quiet ^= target;
+            self.quiet(role, Move::new(from, to, MoveKind::Normal), origin | target);
+        }
+        for to in targets & self.theirs {
+            self.capture(role, Move::new(from, to, MoveKind::Normal));
         }
     }
 
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i32, kind: MoveKind) {
-        for to in targets {
+        let mut quiet = targets & !self.theirs;
+        while let Some(to) = quiet.first() {
+            let target = quiet.lowest();
+            quiet ^= target;
             let from = Square::from_index_wrapping((to as i32 - delta) as u32);
-            self.ordinary(Role::Pawn, Move::new(from, to, kind));
+            let moved = target | shift(target, -delta);
+            self.quiet(Role::Pawn, Move::new(from, to, kind), moved);
+        }
+        for to in targets & self.theirs {
+            let from = Square::from_index_wrapping((to as i32 - delta) as u32);
+            self.capture(Role::Pawn, Move::new(from, to, kind));
         }
     }
 

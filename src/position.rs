@@ -400,6 +400,66 @@ impl Position {
         next
     }
 
+    /// This position with the turn passed and no en-passant square, key and clocks left
+    /// as they were: the board on which perft's ply above the last plays its quiet moves
+    /// in place (see `play_quiet_in_place`).
+    #[inline(always)]
+    pub(crate) fn passed_unkeyed(&self) -> Position {
+        let mut next = *self;
+        next.ep_square = None;
+        next.turn = self.turn.other();
+        next
+    }
+
+    /// Plays on `self`, which must be `parent.passed_unkeyed()`, a legal quiet move of
+    /// `parent` (no capture, castling, en passant or promotion) of its `role` piece:
+    /// `self` becomes `parent.after_unkeyed_by(role, m)` but for the key and clocks,
+    /// with a few writes where a copy makes all of them. `unplay_quiet_in_place` takes
+    /// the move back.
+    /// `moved` holds the move's two squares: the caller has them as sets already.
+    #[inline(always)]
+    pub(crate) fn play_quiet_in_place(
+        &mut self,
+        parent: &Position,
+        role: Role,
+        m: Move,
+        moved: Bitboard,
+    ) {
+        let us = parent.turn;
+        self.by_role[role.index()] ^= moved;
+        self.by_color[us.index()] ^= moved;
+        // Nothing stands on the target: only the moving king or rook loses rights.
+        let mut rights = parent.castling & !moved;
+        if role == Role::King {
+            rights &= !Bitboard::rank(back_rank(us));
+        }
+        self.castling = rights;
+        if m.is_double_push() {
+            self.ep_square = self.ep_after_double_push(us, m.from(), m.to());
+        }
+    }
+
+    /// Takes back `play_quiet_in_place(parent, role, ..)`: `self` is
+    /// `parent.passed_unkeyed()` again. The sets are read back from `parent`, so that
+    /// nothing of the move needs keeping across the count in between.
+    #[inline(always)]
+    pub(crate) fn unplay_quiet_in_place(&mut self, parent: &Position, role: Role) {
+        self.by_role[role.index()] = parent.by_role[role.index()];
+        self.by_color[parent.turn.index()] = parent.by_color[parent.turn.index()];
+        self.castling = parent.castling;
+        self.ep_square = None;
+    }
+
+    /// The en-passant square after `us` pushed a pawn two squares from `from` to `to`:
+    /// the square skipped, when an enemy pawn stands ready to take there.
+    #[inline(always)]
+    fn ep_after_double_push(&self, us: Color, from: Square, to: Square) -> Option<Square> {
+        let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
+        (attacks::pawn_attacks(us, skipped) & self.pieces(us.other(), Role::Pawn))
+            .is_nonempty()
+            .then_some(skipped)
+    }
+
     #[inline(always)]
     fn play<const HASH: bool>(&mut self, m: Move) {
         let role = self.role_at(m.from()).unwrap_or(Role::Pawn);
@@ -479,14 +539,9 @@ impl Position {
             self.toggle::<HASH>(us, role, from);
             self.toggle::<HASH>(us, m.promotion_or(role), to);
             if m.is_double_push() {
-                let skipped = Square::from_index_wrapping((from as u32 + to as u32) / 2);
-                if (attacks::pawn_attacks(us, skipped) & self.pieces(them, Role::Pawn))
-                    .is_nonempty()
-                {
-                    self.ep_square = Some(skipped);
-                    if HASH {
-                        self.key ^= ep_key(skipped);
-                    }
+                self.ep_square = self.ep_after_double_push(us, from, to);
+                if let (true, Some(skipped)) = (HASH, self.ep_square) {
+                    self.key ^= ep_key(skipped);
                 }
             }
         }
@@ -505,6 +560,40 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After every quiet move (no capture, castling, en passant or promotion) of
+    /// positions where rights are lost, double pushes allow en passant or not and kings
+    /// move, the board played in place is the copy played, key and clocks aside; and
+    /// taking the move back gives the board it started from.
+    #[test]
+    fn quiet_moves_played_in_place_are_copies_played_and_taken_back() {
+        let mut compared = 0;
+        for pos in crate::playouts::playouts(10, 60, 0x9e37_79b9_7f4a_7c15) {
+            let passed = pos.passed_unkeyed();
+            let theirs = pos.by_color(pos.turn().other());
+            for &m in pos.legal_moves().as_slice() {
+                if m.is_castle() || m.is_en_passant() || m.promotion().is_some() {
+                    continue;
+                }
+                if theirs.contains(m.to()) {
+                    continue;
+                }
+                let role = pos.role_of_piece_on(m.from());
+                let moved = Bitboard::from_square(m.from()).with(m.to());
+                let mut board = passed;
+                board.play_quiet_in_place(&pos, role, m, moved);
+                let copy = pos.after_unkeyed_by(role, m);
+                let board_fields = (board.by_role, board.by_color, board.turn, board.castling);
+                let copy_fields = (copy.by_role, copy.by_color, copy.turn, copy.castling);
+                assert_eq!(board_fields, copy_fields, "{} {m:?}", pos.fen());
+                assert_eq!(board.ep_square, copy.ep_square, "{} {m:?}", pos.fen());
+                board.unplay_quiet_in_place(&pos, role);
+                assert_eq!(board, passed, "{} {m:?}", pos.fen());
+                compared += 1;
+            }
+        }
+        assert!(compared > 100_000, "only {compared} moves compared");
+    }
 
     #[test]
     fn the_starting_position_has_its_documented_polyglot_key() {
