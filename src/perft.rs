@@ -106,12 +106,13 @@ where
     /// A quiet move (no capture) between the two squares of `moved`, played in place on
     /// `board`.
     #[inline(always)]
-    fn quiet(&mut self, role: Role, m: Move, moved: Bitboard) {
-        self.board.play_quiet_in_place(self.pos, role, m, moved);
+    fn quiet(&mut self, role: Role, from: Square, to: Square, double_push: bool, moved: Bitboard) {
+        self.board
+            .play_quiet_in_place(self.pos, role, (from, to), double_push, moved);
         let checkers = self
             .pos
-            .checkers_after(&self.check, &self.board, role, m.from(), m.to());
-        self.nodes += (self.after)(&self.board, checkers, role, m.from(), m.to());
+            .checkers_after(&self.check, &self.board, role, from, to);
+        self.nodes += (self.after)(&self.board, checkers, role, from, to);
         self.board.unplay_quiet_in_place(self.pos, role);
     }
 
@@ -149,7 +150,7 @@ where
         while let Some(to) = quiet.first() {
             let target = quiet.lowest();
             quiet ^= target;
-            self.quiet(role, Move::new(from, to, MoveKind::Normal), origin | target);
+            self.quiet(role, from, to, false, origin | target);
         }
         for to in targets & self.theirs {
             self.capture(role, Move::new(from, to, MoveKind::Normal));
@@ -164,7 +165,8 @@ where
             quiet ^= target;
             let from = Square::from_index_wrapping((to as i32 - delta) as u32);
             let moved = target | shift(target, -delta);
-            self.quiet(Role::Pawn, Move::new(from, to, kind), moved);
+            let double_push = matches!(kind, MoveKind::DoublePush);
+            self.quiet(Role::Pawn, from, to, double_push, moved);
         }
         for to in targets & self.theirs {
             let from = Square::from_index_wrapping((to as i32 - delta) as u32);

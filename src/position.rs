@@ -416,13 +416,17 @@ impl Position {
     /// `self` becomes `parent.after_unkeyed_by(role, m)` but for the key and clocks,
     /// with a few writes where a copy makes all of them. `unplay_quiet_in_place` takes
     /// the move back.
-    /// `moved` holds the move's two squares: the caller has them as sets already.
+    /// The move comes as its squares, `from` and `to` (`moved` holds both: the caller
+    /// has them as sets already) and whether it is a double push, not as a `Move`:
+    /// perft's ply above has them apart, and packing them into a move to unpack them
+    /// again cost instructions at every move.
     #[inline(always)]
     pub(crate) fn play_quiet_in_place(
         &mut self,
         parent: &Position,
         role: Role,
-        m: Move,
+        (from, to): (Square, Square),
+        double_push: bool,
         moved: Bitboard,
     ) {
         let us = parent.turn;
@@ -434,8 +438,8 @@ impl Position {
             rights &= !Bitboard::rank(back_rank(us));
         }
         self.castling = rights;
-        if m.is_double_push() {
-            self.ep_square = self.ep_after_double_push(us, m.from(), m.to());
+        if double_push {
+            self.ep_square = self.ep_after_double_push(us, from, to);
         }
     }
 
@@ -581,7 +585,13 @@ mod tests {
                 let role = pos.role_of_piece_on(m.from());
                 let moved = Bitboard::from_square(m.from()).with(m.to());
                 let mut board = passed;
-                board.play_quiet_in_place(&pos, role, m, moved);
+                board.play_quiet_in_place(
+                    &pos,
+                    role,
+                    (m.from(), m.to()),
+                    m.is_double_push(),
+                    moved,
+                );
                 let copy = pos.after_unkeyed_by(role, m);
                 let board_fields = (board.by_role, board.by_color, board.turn, board.castling);
                 let copy_fields = (copy.by_role, copy.by_color, copy.turn, copy.castling);
