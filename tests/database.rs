@@ -155,6 +155,38 @@ fn several_files_on_several_jobs_answer_as_one_job_does() {
     let _ = std::fs::remove_file(&second);
 }
 
+/// Games over the 1 MiB limit in a file, where it is cut into runs whatever the jobs:
+/// refused and, with `--keep-broken`, written whole, as one job reading stdin game by
+/// game does.
+#[test]
+fn a_file_with_games_over_the_limit_answers_as_stdin_does() {
+    let game = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+    let long = format!(
+        "[Event \"long\"]\n\n1. e4 {{{}}} e5 *\n\n",
+        "x\n".repeat(600_000)
+    );
+    let text = [game.repeat(3000), long.clone(), game.repeat(10), long].concat();
+    let path = temp_pgn("over-limit", &text);
+    let file = path.to_string_lossy().to_string();
+    let piped = run_arbiter(&["--pgn", "--to", "uci", "--keep-broken"], text.clone()).0;
+    assert_eq!(piped.stderr.matches("game-too-long").count(), 2);
+    for jobs in ["1", "2"] {
+        let args = [
+            "--pgn",
+            "--to",
+            "uci",
+            "--keep-broken",
+            "--jobs",
+            jobs,
+            &file,
+        ];
+        let run = run_arbiter(&args, String::new()).0;
+        assert!(piped.stdout == run.stdout, "--jobs {jobs}: stdout differs");
+        assert_eq!(piped.stderr, run.stderr, "--jobs {jobs}: stderr");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 /// A file or stdin with no line starting `[Event ` for megabytes cannot be cut into
 /// runs: its games are read one by one, with the same answers.
 #[test]
@@ -172,6 +204,9 @@ fn a_file_without_event_tags_answers_as_one_job_does() {
         let many = run_arbiter(&["--pgn", "--jobs", jobs, &file], String::new()).0;
         assert!(one.stdout == many.stdout, "--jobs {jobs}: stdout differs");
         assert_eq!(one.code, many.code);
+    }
+    // On stdin one job reads game by game in one pass.
+    for jobs in ["1", "2", "3"] {
         let piped = run_arbiter(&["--pgn", "--jobs", jobs], text.clone()).0;
         assert!(
             one.stdout == piped.stdout,
