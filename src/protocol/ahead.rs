@@ -82,13 +82,14 @@ impl ReadAhead {
                 break;
             };
             // A line for the default game ends the look.
-            if !rest.starts_with(b"game ") {
-                break;
-            }
-            let Some(end) = find_newline(rest) else {
+            let Some((hash, name_end)) = session.ahead_index(rest) else {
                 break;
             };
-            let Some(hash) = session.ahead_index(&rest[..end]) else {
+            let Some(end) = rest
+                .get(name_end..)
+                .and_then(find_newline)
+                .map(|end| name_end + end)
+            else {
                 break;
             };
             let start = self.next;

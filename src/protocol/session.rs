@@ -331,21 +331,29 @@ impl Session {
     }
 
     /// The hash of the named game that a line to come is for (`game <name> ...`), whose
-    /// index entry starts loading into the cache; `None` for any other line. The first
-    /// of the three steps that bring a line's game in ahead of its turn (see
-    /// `protocol::ahead`), each reading only what the step before brought.
-    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<u64> {
-        let rest = line.strip_prefix(b"game ")?;
-        let end = rest
-            .iter()
-            .position(|&b| !is_name_byte(b))
-            .unwrap_or(rest.len());
-        let name = rest
-            .get(..end)
-            .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
-        let hash = self.named.hash(name);
+    /// index entry starts loading into the cache, and where the name ends in the line;
+    /// `None` for any other line. The first of the three steps that bring a line's game
+    /// in ahead of its turn (see `protocol::ahead`), each reading only what the step
+    /// before brought. `line` runs on past the line's end, into the lines after it.
+    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<(u64, usize)> {
+        const GAME: &[u8] = b"game ";
+        let rest = line.strip_prefix(GAME)?;
+        let (hash, len) = match self.named.hash_head(rest) {
+            Some(found) => found,
+            // Close to the end of what was read: a byte at a time.
+            None => {
+                let end = rest
+                    .iter()
+                    .position(|&b| !is_name_byte(b))
+                    .unwrap_or(rest.len());
+                let name = rest
+                    .get(..end)
+                    .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
+                (self.named.hash(name), end)
+            }
+        };
         self.named.prefetch_index(hash);
-        Some(hash)
+        Some((hash, GAME.len() + len))
     }
 
     /// The second step: the head of the record that the name's index entry points at,
