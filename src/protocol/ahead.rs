@@ -61,6 +61,16 @@ impl ReadAhead {
         }
     }
 
+    /// The start and end (the byte after its newline) of the first line looked at and
+    /// not yet run: the line to be read next, when it starts where the reader is.
+    #[inline(always)]
+    pub fn next_line(&self) -> Option<(u64, u64)> {
+        (self.len > 0).then(|| {
+            let line = &self.lines[self.first];
+            (line.start, line.end)
+        })
+    }
+
     /// The steps; returns the slot of the line about to run, if it was looked at.
     fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) -> Option<usize> {
         let mut current = None;
