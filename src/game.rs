@@ -309,12 +309,15 @@ impl Game {
         })
     }
 
-    /// The bytes at the start of a game that a move reads or writes (see the layout).
-    pub const HOT_BYTES: usize = std::mem::offset_of!(Game, snapshots);
+    /// The bytes at the start of a game that a move reads or writes (see the layout):
+    /// up to the snapshots' vector, which one move in `SNAPSHOT_EVERY` pushes to.
+    pub const HOT_BYTES: usize =
+        std::mem::offset_of!(Game, snapshots) + std::mem::size_of::<Vec<Position>>();
 
     /// Starts loading into the cache the ends of the history that the next move
-    /// writes (one more move and key) and reads (the keys since the last capture or
-    /// pawn move, back to the few lines the repetition count looks at).
+    /// writes (one more move and key, and the snapshot when the move makes one) and
+    /// reads (the keys since the last capture or pawn move, back to the few lines the
+    /// repetition count looks at).
     pub fn prefetch_history(&self) {
         let next = self.played.len();
         crate::prefetch::prefetch_bytes(self.played.as_ptr().wrapping_add(next).cast(), 2);
@@ -323,6 +326,12 @@ impl Game {
             self.keys.as_ptr().wrapping_add(next - window).cast(),
             8 * (window + 1),
         );
+        // A store to a line not in the cache holds up the stores after it: the
+        // snapshot's two lines would be the move's only ones left to miss.
+        if (next + 1).is_multiple_of(SNAPSHOT_EVERY) {
+            let spot = self.snapshots.as_ptr().wrapping_add(self.snapshots.len());
+            crate::prefetch::prefetch_bytes(spot.cast(), std::mem::size_of::<Position>());
+        }
     }
 
     /// The current position.

@@ -61,6 +61,16 @@ impl ReadAhead {
         }
     }
 
+    /// The start and end (the byte after its newline) of the first line looked at and
+    /// not yet run: the line to be read next, when it starts where the reader is.
+    #[inline(always)]
+    pub fn next_line(&self) -> Option<(u64, u64)> {
+        (self.len > 0).then(|| {
+            let line = &self.lines[self.first];
+            (line.start, line.end)
+        })
+    }
+
     /// The steps; returns the slot of the line about to run, if it was looked at.
     fn step(&mut self, session: &Session, at: u64, ahead: &[u8]) -> Option<usize> {
         let mut current = None;
@@ -82,13 +92,14 @@ impl ReadAhead {
                 break;
             };
             // A line for the default game ends the look.
-            if !rest.starts_with(b"game ") {
-                break;
-            }
-            let Some(end) = find_newline(rest) else {
+            let Some((hash, name_end)) = session.ahead_index(rest) else {
                 break;
             };
-            let Some(hash) = session.ahead_index(&rest[..end]) else {
+            let Some(end) = rest
+                .get(name_end..)
+                .and_then(find_newline)
+                .map(|end| name_end + end)
+            else {
                 break;
             };
             let start = self.next;

@@ -331,21 +331,29 @@ impl Session {
     }
 
     /// The hash of the named game that a line to come is for (`game <name> ...`), whose
-    /// index entry starts loading into the cache; `None` for any other line. The first
-    /// of the three steps that bring a line's game in ahead of its turn (see
-    /// `protocol::ahead`), each reading only what the step before brought.
-    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<u64> {
-        let rest = line.strip_prefix(b"game ")?;
-        let end = rest
-            .iter()
-            .position(|&b| !is_name_byte(b))
-            .unwrap_or(rest.len());
-        let name = rest
-            .get(..end)
-            .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
-        let hash = self.named.hash(name);
+    /// index entry starts loading into the cache, and where the name ends in the line;
+    /// `None` for any other line. The first of the three steps that bring a line's game
+    /// in ahead of its turn (see `protocol::ahead`), each reading only what the step
+    /// before brought. `line` runs on past the line's end, into the lines after it.
+    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<(u64, usize)> {
+        const GAME: &[u8] = b"game ";
+        let rest = line.strip_prefix(GAME)?;
+        let (hash, len) = match self.named.hash_head(rest) {
+            Some(found) => found,
+            // Close to the end of what was read: a byte at a time.
+            None => {
+                let end = rest
+                    .iter()
+                    .position(|&b| !is_name_byte(b))
+                    .unwrap_or(rest.len());
+                let name = rest
+                    .get(..end)
+                    .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
+                (self.named.hash(name), end)
+            }
+        };
         self.named.prefetch_index(hash);
-        Some(hash)
+        Some((hash, GAME.len() + len))
     }
 
     /// The second step: the head of the record that the name's index entry points at,
@@ -819,17 +827,45 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 /// Whether a line holds a control character other than tab: bad input. A carriage
 /// return inside a line, a vertical tab, a form feed or a C1 control such as U+0085 is
 /// no separator a client means to send, and would be copied raw into a transcript.
+#[inline]
 pub(crate) fn has_control(line: &str) -> bool {
-    // Printable ASCII and tab in one pass, without decoding characters: every command
-    // line is checked, and a game sent whole is hundreds of bytes. Folded without an
-    // early exit, the test runs on many bytes at a time.
-    let plain = line.bytes().fold(true, |plain, b| {
-        plain & ((b' '..=b'~').contains(&b) | (b == b'\t'))
-    });
+    // Every command line is checked, and a named game's line is twice as long as the
+    // default game's: printable ASCII is recognised 8 bytes at a time, the last word
+    // overlapping the one before. Anything else (a tab, a byte above 0x7e) goes on to
+    // the exact test by characters.
+    let bytes = line.as_bytes();
+    let plain = match bytes.len().checked_sub(8) {
+        Some(last) => {
+            let mut outside = 0;
+            let mut at = 0;
+            while at < last {
+                outside |= bytes.get(at..at + 8).map_or(0, outside_printable);
+                at += 8;
+            }
+            outside |= bytes.get(last..).map_or(0, outside_printable);
+            outside == 0
+        }
+        None => bytes.iter().all(|b| (b' '..=b'~').contains(b)),
+    };
     if plain {
         return false;
     }
     line.chars().any(|c| c.is_control() && c != '\t')
+}
+
+/// Non-zero when a word of 8 bytes holds a byte outside `' '..='~'`: one below the
+/// blank, DEL or one above 0x7f. Each flag is exact for the lowest such byte, which is
+/// all an answer of none or some needs.
+fn outside_printable(bytes: &[u8]) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut le = [0; 8];
+    le.copy_from_slice(bytes);
+    let word = u64::from_le_bytes(le);
+    let below = word.wrapping_sub(ONES * u64::from(b' ')) & !word;
+    let del = word ^ (ONES * 0x7f);
+    let is_del = del.wrapping_sub(ONES) & !del;
+    (below | is_del | word) & HIGHS
 }
 
 fn at(text: &str, ply: Option<usize>) -> MoveRef {
@@ -916,5 +952,30 @@ mod tests {
         assert!(has_control("turn\u{85}fen"));
         assert!(!has_control("é\u{a0}"));
         assert!(!has_control("move\u{2003}e4"));
+    }
+
+    /// The bytes are read a word at a time, the last word overlapping: a control
+    /// character is found at every place of lines of every length around a word's.
+    #[test]
+    fn a_control_character_is_found_wherever_it_stands() {
+        for len in 1..=25 {
+            for place in 0..len {
+                for b in 0u8..128 {
+                    let mut line = vec![b'a'; len];
+                    line[place] = b;
+                    let line = String::from_utf8(line).unwrap();
+                    let control = b < 0x20 && b != b'\t' || b == 0x7f;
+                    assert_eq!(has_control(&line), control, "{line:?}");
+                }
+                let line: String = (0..len)
+                    .map(|i| if i == place { '\u{85}' } else { 'a' })
+                    .collect();
+                assert!(has_control(&line), "{line:?}");
+                let line: String = (0..len)
+                    .map(|i| if i == place { 'é' } else { 'a' })
+                    .collect();
+                assert!(!has_control(&line), "{line:?}");
+            }
+        }
     }
 }

@@ -78,7 +78,28 @@ impl<R: Read> LineReader<R> {
         line: &mut Vec<u8>,
         before_wait: impl FnMut() -> io::Result<()>,
     ) -> io::Result<Option<Line>> {
-        let next = self.read_line(line, before_wait)?;
+        self.next_line_ending(line, None, before_wait)
+    }
+
+    /// `next_line`, told where the next line may end: `known`, the start and the end
+    /// (the byte after its `\n`) of a line that the read-ahead found in the bytes
+    /// already read. Used when the next line starts there, its end is not looked for
+    /// again.
+    pub fn next_line_ending(
+        &mut self,
+        line: &mut Vec<u8>,
+        known: Option<(u64, u64)>,
+        before_wait: impl FnMut() -> io::Result<()>,
+    ) -> io::Result<Option<Line>> {
+        let next = match known.and_then(|(start, end)| self.known_line(start, end)) {
+            Some(range) => {
+                line.clear();
+                line.extend_from_slice(self.buf.get(range.start..range.end - 1).unwrap_or(&[]));
+                self.start = range.end;
+                Some(finish(line, false))
+            }
+            None => self.read_line(line, before_wait)?,
+        };
         if std::mem::take(&mut self.first) && line.starts_with(BOM) {
             line.drain(..BOM.len());
         }
@@ -90,6 +111,15 @@ impl<R: Read> LineReader<R> {
     pub fn ahead(&self) -> (u64, &[u8]) {
         let at = self.base + self.start as u64;
         (at, self.buf.get(self.start..self.end).unwrap_or(&[]))
+    }
+
+    /// Where in `buf` a line from `start` to `end` in the stream lies, when it starts
+    /// where the next line does, ends within what was read and is not too long.
+    fn known_line(&self, start: u64, end: u64) -> Option<std::ops::Range<usize>> {
+        let from = self.base + self.start as u64;
+        let to = usize::try_from(end.checked_sub(self.base)?).ok()?;
+        (start == from && to > self.start && to <= self.end && to - self.start <= MAX_LINE + 1)
+            .then_some(self.start..to)
     }
 
     fn read_line(
@@ -597,7 +627,8 @@ impl<W: Write + Send> Runner<W> {
         let mut bytes = Vec::new();
         loop {
             let out = &mut core.out;
-            let flow = match reader.next_line(&mut bytes, || out.flush())? {
+            let known = ahead.next_line();
+            let flow = match reader.next_line_ending(&mut bytes, known, || out.flush())? {
                 None => return Ok(Flow::Continue),
                 Some(Line::TooLong) => {
                     core.refuse(ProtocolError::LineTooLong(MAX_LINE), readable_id(&bytes))?;
@@ -669,7 +700,8 @@ impl<W: Write + Send> Runner<W> {
         let mut ahead = ReadAhead::default();
         let mut bytes = Vec::new();
         loop {
-            let line = reader.next_line(&mut bytes, || self.lock().out.flush())?;
+            let known = ahead.next_line();
+            let line = reader.next_line_ending(&mut bytes, known, || self.lock().out.flush())?;
             let text = match line {
                 None => return Ok(Flow::Continue),
                 Some(Line::TooLong) => Err(ProtocolError::LineTooLong(MAX_LINE)),
@@ -894,6 +926,101 @@ mod tests {
             lines.push(line.clone());
         }
         assert_eq!(lines, [b"turn".to_vec(), b"\xef\xbb\xbffen".to_vec()]);
+    }
+
+    /// Hands out at most `step` bytes a read: lines split across the reader's refills.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A line's end is taken as told only for the line that starts where the reader
+    /// is and ends within what it has read; any other is looked for.
+    #[test]
+    fn a_known_line_end_is_used_only_for_the_next_line_read() {
+        let input = b"game g1 turn\ngame g22 fen\r\nturn\n";
+        let mut reader = LineReader::new(Trickle {
+            bytes: input,
+            step: 20,
+        });
+        let mut line = Vec::new();
+        let mut read = |reader: &mut LineReader<_>, known| {
+            reader
+                .next_line_ending(&mut line, known, || Ok(()))
+                .unwrap();
+            line.clone()
+        };
+        // Past what was read (the second line's end is at 27, 20 bytes are in).
+        assert_eq!(read(&mut reader, Some((0, 27))), b"game g1 turn");
+        assert_eq!(read(&mut reader, Some((13, 27))), b"game g22 fen");
+        // Another line's start: the end is looked for.
+        assert_eq!(read(&mut reader, Some((13, 27))), b"turn");
+        assert_eq!(read(&mut reader, None), b"");
+    }
+
+    /// Lines for named games, read ahead of their turn, answer as they do run one by
+    /// one, however the input is cut into reads: games opened, closed and opened
+    /// again between a line's look ahead and its turn, names that share their
+    /// beginnings, lines ending in `\r\n`, default-game lines among them, and more
+    /// than the reader's buffer holds.
+    #[test]
+    fn lines_read_ahead_answer_as_lines_run_alone() {
+        let mut script = String::new();
+        for i in 0.. {
+            if script.len() > 2 * BUFFER {
+                break;
+            }
+            let name = ["g1", "g10", "g100", "g1000000", "a:b.c-d_e0123456789"][i % 5];
+            let line = match i % 13 {
+                0 | 7 => format!("game {name} position startpos moves e2e4 e7e5"),
+                1 | 4 | 10 => format!("game {name} fen"),
+                2 => format!("game {name} turn\r"),
+                3 => format!("game {name} close"),
+                5 => format!("game {name} ucinewgame"),
+                6 => "turn".to_string(),
+                8 => format!("game {name} move g1f3"),
+                9 => format!("game {name}  version"),
+                11 => "games".to_string(),
+                _ => format!("game {name} undo"),
+            };
+            script.push_str(&line);
+            script.push('\n');
+        }
+        let mut alone = Vec::new();
+        let mut runner = Runner::new(Session::new(), &mut alone, false);
+        for line in script.lines() {
+            runner.run_line(line.trim_end_matches('\r')).unwrap();
+        }
+        drop(runner);
+        for step in [1, 7, 64, 1000, usize::MAX] {
+            let input = Trickle {
+                bytes: script.as_bytes(),
+                step,
+            };
+            let mut streamed = Vec::new();
+            let mut runner = Runner::new(Session::new(), &mut streamed, false);
+            runner.run_stream(input).unwrap();
+            drop(runner);
+            assert!(streamed == alone, "step {step}");
+            let input = Trickle {
+                bytes: script.as_bytes(),
+                step,
+            };
+            let mut batched = Vec::new();
+            let mut runner = Runner::new(Session::new(), &mut batched, false);
+            runner.run_batch(input).unwrap();
+            drop(runner);
+            assert!(batched == alone, "step {step}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use std::hash::BuildHasher;
 
-use super::prefix::GameName;
+use super::prefix::{GameName, MAX_NAME};
 
 /// The fewest entries the index has.
 const MIN_INDEX: usize = 16;
@@ -74,6 +74,47 @@ impl<R> Table<R> {
             h = fold(h ^ word, MULTIPLIER);
         }
         fold(h, self.seed | 1)
+    }
+
+    /// The name at the head of a line's text (up to its first blank or control byte)
+    /// and `hash` of it, read a word at a time: the read-ahead's guess of a line's
+    /// game, made for every line to come. `None` when the head is no name's length, or
+    /// the text ends within a word of it (the caller then reads it byte by byte). What
+    /// else the head holds is not checked: a wrong guess only brings in memory for
+    /// nothing, and the line's own lookup compares the name.
+    #[inline(always)]
+    pub fn hash_head(&self, text: &[u8]) -> Option<(u64, usize)> {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        // A byte below `!` is flagged in `below`: a blank, a line end or a control
+        // byte. The lowest flag is exact (a false one only stands above a true one).
+        let below = |word: u64| word.wrapping_sub(ONES * u64::from(b'!')) & !word & HIGHS;
+        let mut at = 0;
+        let (len, last) = loop {
+            let word = word_at(text.get(at..at + 8)?);
+            let flags = below(word);
+            if flags != 0 {
+                let len = at + (flags.trailing_zeros() / 8) as usize;
+                break (len, word);
+            }
+            at += 8;
+            if at > MAX_NAME {
+                return None;
+            }
+        };
+        if len == 0 || len > MAX_NAME {
+            return None;
+        }
+        let mut h = self.start(len);
+        for word in text.get(..at)?.chunks_exact(8) {
+            h = fold(h ^ word_at(word), MULTIPLIER);
+        }
+        let tail = len - at;
+        if tail > 0 {
+            // The name's last bytes, padded with zeros as `hash` pads them.
+            h = fold(h ^ (last & (u64::MAX >> (64 - 8 * tail))), MULTIPLIER);
+        }
+        Some((fold(h, self.seed | 1), len))
     }
 
     /// `hash` of a name, from its whole padded words.
@@ -305,7 +346,6 @@ fn slot_of(e: Entry) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::prefix::MAX_NAME;
 
     fn name(text: &str) -> GameName {
         GameName::parse(text).unwrap()
@@ -424,6 +464,39 @@ mod tests {
                 "{len}"
             );
         }
+    }
+
+    /// The read-ahead's word-at-a-time hash of a line's head is the hash of the name
+    /// there, whatever the name's length and whatever ends it.
+    #[test]
+    fn a_line_head_hashes_as_its_name() {
+        let table: Table<()> = Table::default();
+        for len in 1..=MAX_NAME {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            for end in [" move e2e4\n", "\tmove e2e4", "\r\n        ", "\n        "] {
+                let line = format!("{text}{end}");
+                assert_eq!(
+                    table.hash_head(line.as_bytes()),
+                    Some((table.hash(text.as_bytes()), len)),
+                    "{len} {end:?}"
+                );
+            }
+        }
+    }
+
+    /// No name, a name too long, or a text that ends within a word of the name's end:
+    /// no guess.
+    #[test]
+    fn a_line_head_without_a_whole_name_has_no_hash() {
+        let table: Table<()> = Table::default();
+        assert_eq!(table.hash_head(b" move e2e4 and more"), None);
+        assert_eq!(table.hash_head(b"g1 move"), None);
+        let long = "a".repeat(MAX_NAME + 1) + " move e2e4 and more";
+        assert_eq!(table.hash_head(long.as_bytes()), None);
+        let longest = "a".repeat(MAX_NAME) + " move e2e4 and more";
+        assert!(table.hash_head(longest.as_bytes()).is_some());
     }
 
     #[test]
