@@ -16,7 +16,7 @@
 pub mod database;
 pub mod reader;
 pub mod replay;
-mod scan;
+pub(crate) mod scan;
 pub mod stream;
 pub mod tags;
 pub mod writer;

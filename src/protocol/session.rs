@@ -830,42 +830,13 @@ pub(crate) fn base_from_fen(fen: &str, mode: CastlingMode) -> Result<Position, P
 #[inline]
 pub(crate) fn has_control(line: &str) -> bool {
     // Every command line is checked, and a named game's line is twice as long as the
-    // default game's: printable ASCII is recognised 8 bytes at a time, the last word
-    // overlapping the one before. Anything else (a tab, a byte above 0x7e) goes on to
-    // the exact test by characters.
-    let bytes = line.as_bytes();
-    let plain = match bytes.len().checked_sub(8) {
-        Some(last) => {
-            let mut outside = 0;
-            let mut at = 0;
-            while at < last {
-                outside |= bytes.get(at..at + 8).map_or(0, outside_printable);
-                at += 8;
-            }
-            outside |= bytes.get(last..).map_or(0, outside_printable);
-            outside == 0
-        }
-        None => bytes.iter().all(|b| (b' '..=b'~').contains(b)),
-    };
+    // default game's: printable ASCII is recognised 8 bytes at a time, as in PGN text.
+    // Anything else (a tab, a byte above 0x7e) goes on to the exact test by characters.
+    let plain = crate::pgn::scan::all_printable(line.as_bytes());
     if plain {
         return false;
     }
     line.chars().any(|c| c.is_control() && c != '\t')
-}
-
-/// Non-zero when a word of 8 bytes holds a byte outside `' '..='~'`: one below the
-/// blank, DEL or one above 0x7f. Each flag is exact for the lowest such byte, which is
-/// all an answer of none or some needs.
-fn outside_printable(bytes: &[u8]) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut le = [0; 8];
-    le.copy_from_slice(bytes);
-    let word = u64::from_le_bytes(le);
-    let below = word.wrapping_sub(ONES * u64::from(b' ')) & !word;
-    let del = word ^ (ONES * 0x7f);
-    let is_del = del.wrapping_sub(ONES) & !del;
-    (below | is_del | word) & HIGHS
 }
 
 fn at(text: &str, ply: Option<usize>) -> MoveRef {
