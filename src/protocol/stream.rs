@@ -1002,24 +1002,21 @@ mod tests {
         }
         drop(runner);
         for step in [1, 7, 64, 1000, usize::MAX] {
-            let input = Trickle {
-                bytes: script.as_bytes(),
-                step,
-            };
-            let mut streamed = Vec::new();
-            let mut runner = Runner::new(Session::new(), &mut streamed, false);
-            runner.run_stream(input).unwrap();
-            drop(runner);
-            assert!(streamed == alone, "step {step}");
-            let input = Trickle {
-                bytes: script.as_bytes(),
-                step,
-            };
-            let mut batched = Vec::new();
-            let mut runner = Runner::new(Session::new(), &mut batched, false);
-            runner.run_batch(input).unwrap();
-            drop(runner);
-            assert!(batched == alone, "step {step}");
+            for batch in [false, true] {
+                let input = Trickle {
+                    bytes: script.as_bytes(),
+                    step,
+                };
+                let mut out = Vec::new();
+                let mut runner = Runner::new(Session::new(), &mut out, false);
+                if batch {
+                    runner.run_batch(input).unwrap();
+                } else {
+                    runner.run_stream(input).unwrap();
+                }
+                drop(runner);
+                assert!(out == alone, "step {step}, batch {batch}");
+            }
         }
     }
 

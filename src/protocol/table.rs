@@ -63,15 +63,23 @@ impl<R> Table<R> {
     /// word padded with zeros as a `GameName` stores it; each word is folded in by a
     /// wide multiply.
     pub fn hash(&self, name: &[u8]) -> u64 {
-        let mut h = self.start(name.len());
-        let mut words = name.chunks_exact(8);
-        for word in &mut words {
+        let whole = name.len() - name.len() % 8;
+        let (words, tail) = name.split_at(whole);
+        let tail = tail.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b));
+        self.mix(name.len(), words, tail)
+    }
+
+    /// `hash` of a name of `len` bytes, given its whole words and its last bytes (those
+    /// past the whole words, as a little-endian word padded with zeros): the one
+    /// definition of the hash, for `hash` and `hash_head` alike.
+    #[inline(always)]
+    fn mix(&self, len: usize, words: &[u8], tail: u64) -> u64 {
+        let mut h = self.start(len);
+        for word in words.chunks_exact(8) {
             h = fold(h ^ word_at(word), MULTIPLIER);
         }
-        let tail = words.remainder();
-        if !tail.is_empty() {
-            let word = tail.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b));
-            h = fold(h ^ word, MULTIPLIER);
+        if !len.is_multiple_of(8) {
+            h = fold(h ^ tail, MULTIPLIER);
         }
         fold(h, self.seed | 1)
     }
@@ -105,27 +113,21 @@ impl<R> Table<R> {
         if len == 0 || len > MAX_NAME {
             return None;
         }
-        let mut h = self.start(len);
-        for word in text.get(..at)?.chunks_exact(8) {
-            h = fold(h ^ word_at(word), MULTIPLIER);
-        }
-        let tail = len - at;
-        if tail > 0 {
-            // The name's last bytes, padded with zeros as `hash` pads them.
-            h = fold(h ^ (last & (u64::MAX >> (64 - 8 * tail))), MULTIPLIER);
-        }
-        Some((fold(h, self.seed | 1), len))
+        // The name's last bytes, padded with zeros as `hash` pads them.
+        let tail = last
+            & u64::MAX
+                .checked_shr(64 - 8 * (len - at) as u32)
+                .unwrap_or(0);
+        Some((self.mix(len, text.get(..at)?, tail), len))
     }
 
     /// `hash` of a name, from its whole padded words.
     fn hash_name(&self, name: &GameName) -> u64 {
         let len = name.as_bytes().len();
-        let mut h = self.start(len);
-        let words = name.padded().get(..len.div_ceil(8) * 8).unwrap_or(&[]);
-        for word in words.chunks_exact(8) {
-            h = fold(h ^ word_at(word), MULTIPLIER);
-        }
-        fold(h, self.seed | 1)
+        let whole = len - len % 8;
+        let padded = name.padded();
+        let tail = padded.get(whole..whole + 8).map_or(0, word_at);
+        self.mix(len, padded.get(..whole).unwrap_or(&[]), tail)
     }
 
     fn start(&self, len: usize) -> u64 {
@@ -451,13 +453,18 @@ mod tests {
         assert_eq!(table.index.len(), 64);
     }
 
+    /// A name of `len` letters, `abc…` over and over.
+    fn letters(len: usize) -> String {
+        (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect()
+    }
+
     #[test]
     fn a_name_hashes_alike_from_a_line_and_stored() {
         let table: Table<()> = Table::default();
         for len in 1..=MAX_NAME {
-            let text: String = (0..len)
-                .map(|i| char::from(b'a' + (i % 26) as u8))
-                .collect();
+            let text = letters(len);
             assert_eq!(
                 table.hash(text.as_bytes()),
                 table.hash_name(&name(&text)),
@@ -472,9 +479,7 @@ mod tests {
     fn a_line_head_hashes_as_its_name() {
         let table: Table<()> = Table::default();
         for len in 1..=MAX_NAME {
-            let text: String = (0..len)
-                .map(|i| char::from(b'a' + (i % 26) as u8))
-                .collect();
+            let text = letters(len);
             for end in [" move e2e4\n", "\tmove e2e4", "\r\n        ", "\n        "] {
                 let line = format!("{text}{end}");
                 assert_eq!(
