@@ -262,18 +262,7 @@ impl Session {
             (Some(name), Command::UciNewGame | Command::Position { .. })
                 if prefixed.expected.is_none() && !self.named.contains(name.as_bytes()) =>
             {
-                if self.named.len() >= settings.max_games as usize {
-                    return error(ProtocolError::TooManyGames(settings.max_games));
-                }
-                // Built aside: a refused position opens nothing.
-                let mut record = Record::default();
-                return match run(&mut record, &mut self.settings, command) {
-                    Ok(_) => {
-                        self.named.insert(name.to_name(), record);
-                        Step::Reply(Reply::Silent)
-                    }
-                    Err(e) => error(e),
-                };
+                return self.open(name, command);
             }
             (Some(name), _) => match self.named.get_mut_near(name.as_bytes(), near) {
                 Some(record) => record,
@@ -304,23 +293,8 @@ impl Session {
                     depth,
                 )))
             }
-            Command::Games => Reply::Answer(Answer::Games(
-                self.named_games()
-                    .into_iter()
-                    .map(|(name, _)| name)
-                    .collect(),
-            )),
-            Command::Close => match prefixed.game {
-                Some(name) => {
-                    // Dropped, not kept for reuse: the memory goes back. Most of the
-                    // table's room has gone unused since it last changed size.
-                    if self.named.remove(name.as_bytes()) == Some(true) {
-                        super::heap::give_back();
-                    }
-                    Reply::Silent
-                }
-                None => Reply::Error(ProtocolError::CloseDefault),
-            },
+            Command::Games => self.games(),
+            Command::Close => self.close(prefixed.game),
             command => match run(record, &mut self.settings, command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
@@ -328,6 +302,56 @@ impl Session {
             },
         };
         Step::Reply(reply)
+    }
+
+    /// Opens a named game that is not open, with the command that creates it. Out of
+    /// the line of a move: a client creates a game once and plays it many times, and
+    /// the code of every line for a named game stays smaller for it.
+    #[cold]
+    #[inline(never)]
+    fn open(&mut self, name: NameRef<'_>, command: Command<'_>) -> Step {
+        let max_games = self.settings.max_games;
+        if self.named.len() >= max_games as usize {
+            return error(ProtocolError::TooManyGames(max_games));
+        }
+        // Built aside: a refused position opens nothing.
+        let mut record = Record::default();
+        match run(&mut record, &mut self.settings, command) {
+            Ok(_) => {
+                self.named.insert(name.to_name(), record);
+                Step::Reply(Reply::Silent)
+            }
+            Err(e) => error(e),
+        }
+    }
+
+    /// `games`, out of the line of a move (see `open`).
+    #[cold]
+    #[inline(never)]
+    fn games(&self) -> Reply {
+        Reply::Answer(Answer::Games(
+            self.named_games()
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect(),
+        ))
+    }
+
+    /// `close`, out of the line of a move (see `open`).
+    #[cold]
+    #[inline(never)]
+    fn close(&mut self, game: Option<NameRef<'_>>) -> Reply {
+        match game {
+            Some(name) => {
+                // Dropped, not kept for reuse: the memory goes back. Most of the
+                // table's room has gone unused since it last changed size.
+                if self.named.remove(name.as_bytes()) == Some(true) {
+                    super::heap::give_back();
+                }
+                Reply::Silent
+            }
+            None => Reply::Error(ProtocolError::CloseDefault),
+        }
     }
 
     /// The hash of the named game that a line to come is for (`game <name> ...`), whose
