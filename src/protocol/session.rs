@@ -306,7 +306,7 @@ impl Session {
 
     /// Opens a named game that is not open, with the command that creates it. Out of
     /// the line of a move: a client creates a game once and plays it many times, and
-    /// the code of every line for a named game stays smaller for it.
+    /// the code that every line runs (`step_addressed`) stays smaller for it.
     #[cold]
     #[inline(never)]
     fn open(&mut self, name: NameRef<'_>, command: Command<'_>) -> Step {
