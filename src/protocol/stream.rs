@@ -401,9 +401,15 @@ impl<W: Write> Core<W> {
             step,
             Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
         );
+        let keyword = || command.keyword().filter(|_| !refused);
         let header = Header {
             id: request.id.filter(|id| !has_control(id)),
-            command: command.keyword().filter(|_| !refused),
+            // Only JSON answers name the command: a text answer does not pay for
+            // finding its first word.
+            command: match self.session.format() {
+                Format::Json => keyword(),
+                Format::Text => None,
+            },
             game: address.game,
             version: address.version,
         };
@@ -419,7 +425,8 @@ impl<W: Write> Core<W> {
             Step::Job(job) => Ok(Outcome::Work(Box::new(Work {
                 job,
                 id: header.id.map(str::to_string),
-                command: header.command.map(str::to_string),
+                // Answered later, in the format of that moment.
+                command: keyword().map(str::to_string),
                 game: header.game.map(NameRef::to_name),
                 version: header.version,
             }))),
