@@ -13,6 +13,7 @@ use std::fmt;
 
 use crate::color::Color;
 use crate::diagnose::IllegalMove;
+use crate::history::History;
 use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
@@ -183,10 +184,9 @@ const SNAPSHOT_EVERY: usize = 16;
 #[repr(C)]
 pub struct Game {
     position: Position,
-    /// The moves played from the base, in order.
-    played: Vec<Move>,
-    /// The repetition key of the position after each move of `played`.
-    keys: Vec<u64>,
+    /// The moves played from the base, in order, and the repetition key of the
+    /// position after each.
+    history: History,
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
@@ -229,8 +229,7 @@ impl Game {
             mode,
             base,
             position: base,
-            played: Vec::new(),
-            keys: Vec::new(),
+            history: History::default(),
             snapshots: Vec::new(),
             decision: None,
             drawn_at: None,
@@ -250,8 +249,7 @@ impl Game {
         self.mode = mode;
         self.base = base;
         self.position = base;
-        self.played.clear();
-        self.keys.clear();
+        self.history.clear();
         self.snapshots.clear();
         self.repeated = 1;
         self.decision = None;
@@ -262,8 +260,7 @@ impl Game {
     /// Makes room for `plies` more moves at once: a game sent whole is replayed
     /// without growing its history move by move.
     pub fn reserve(&mut self, plies: usize) {
-        self.played.reserve(plies);
-        self.keys.reserve(plies);
+        self.history.reserve(plies);
         self.snapshots.reserve(plies / SNAPSHOT_EVERY);
     }
 
@@ -314,18 +311,14 @@ impl Game {
     pub const HOT_BYTES: usize =
         std::mem::offset_of!(Game, snapshots) + std::mem::size_of::<Vec<Position>>();
 
-    /// Starts loading into the cache the ends of the history that the next move
-    /// writes (one more move and key, and the snapshot when the move makes one) and
-    /// reads (the keys since the last capture or pawn move, back to the few lines the
-    /// repetition count looks at).
+    /// Starts loading into the cache what the next move touches away from the game
+    /// itself: the history's vectors when it moves plies out to them, the keys there
+    /// that the repetition count reads (those since the last capture or pawn move, back
+    /// to a few lines), and the snapshot when the move makes one.
     pub fn prefetch_history(&self) {
-        let next = self.played.len();
-        crate::prefetch::prefetch_bytes(self.played.as_ptr().wrapping_add(next).cast(), 2);
-        let window = (self.position.halfmoves() as usize).min(next).min(32);
-        crate::prefetch::prefetch_bytes(
-            self.keys.as_ptr().wrapping_add(next - window).cast(),
-            8 * (window + 1),
-        );
+        let next = self.history.len();
+        self.history
+            .prefetch_ahead((self.position.halfmoves() as usize).min(32));
         // A store to a line not in the cache holds up the stores after it: the
         // snapshot's two lines would be the move's only ones left to miss.
         if (next + 1).is_multiple_of(SNAPSHOT_EVERY) {
@@ -351,13 +344,13 @@ impl Game {
     /// from the nearest snapshot, as undo does (a game does not keep it, so that a move
     /// writes one position, not two).
     pub fn before_last(&self) -> Option<Position> {
-        let ply = self.played.len().checked_sub(1)?;
+        let ply = self.history.len().checked_sub(1)?;
         Some(self.position_after(ply))
     }
 
     /// The moves played from the base position, in order.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.played.iter().copied()
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + DoubleEndedIterator + '_ {
+        self.history.moves()
     }
 
     /// How many times the current position has stood on the board since the base.
@@ -604,7 +597,7 @@ impl Game {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
-                    ply: self.played.len(),
+                    ply: self.history.len(),
                     reason,
                 });
             }
@@ -616,9 +609,8 @@ impl Game {
     #[inline(always)]
     fn play_live(&mut self, role: Role, m: Move) {
         self.position.play_unchecked_by(role, m);
-        self.played.push(m);
-        self.keys.push(self.position.repetition_key());
-        if self.played.len().is_multiple_of(SNAPSHOT_EVERY) {
+        self.history.push(m, self.position.repetition_key());
+        if self.history.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.position);
         }
         // No earlier position can come back within four plies of a capture or pawn
@@ -635,8 +627,8 @@ impl Game {
     /// the positions since the last capture or pawn move (the half-move clock says how
     /// far back that was), those with the same side to move.
     fn count_repetitions(&self) -> u32 {
-        let plies = self.played.len();
-        let Some(&key) = self.keys.last() else {
+        let plies = self.history.len();
+        let Some(key) = self.history.last_key() else {
             return 1;
         };
         // The first ply of the window: the one after the last capture or pawn move.
@@ -646,11 +638,10 @@ impl Game {
         let Some(last) = plies.checked_sub(4).filter(|&last| last >= first) else {
             return 1;
         };
-        // The position after ply `p` has the key `keys[p - 1]`; the base stands at ply 0.
-        let keys = self.keys.get(first.max(1) - 1..last).unwrap_or(&[]);
+        // The position after ply `p` has the key `key(p - 1)`; the base stands at ply 0.
         let mut count = 1;
-        for &earlier in keys.iter().rev().step_by(2) {
-            count += u32::from(earlier == key);
+        for index in (first.max(1) - 1..last).rev().step_by(2) {
+            count += u32::from(self.history.key(index) == Some(key));
         }
         if first == 0 && last % 2 == 0 {
             count += u32::from(self.base.repetition_key() == key);
@@ -666,16 +657,15 @@ impl Game {
     /// Takes back the last move, which is returned; `None` when there is none. The
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
-        let m = self.played.pop()?;
+        let m = self.history.pop()?;
         // Back at the ply of the draw, the position shows it by itself.
         if self
             .drawn_at
-            .is_some_and(|drawn| self.played.len() <= drawn.ply)
+            .is_some_and(|drawn| self.history.len() <= drawn.ply)
         {
             self.drawn_at = None;
         }
-        self.keys.pop();
-        let plies = self.played.len();
+        let plies = self.history.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
         self.position = self.position_after(plies);
         self.repeated = self.count_repetitions();
@@ -691,7 +681,12 @@ impl Game {
             Some(&snapshot) => (snapshot, kept * SNAPSHOT_EVERY),
             None => (self.base, 0),
         };
-        for &m in self.played.get(from..ply).unwrap_or(&[]) {
+        for m in self
+            .history
+            .moves()
+            .skip(from)
+            .take(ply.saturating_sub(from))
+        {
             pos.play_unchecked(m);
         }
         pos
@@ -1038,6 +1033,42 @@ mod tests {
             assert_eq!(game.before_last(), before);
         }
         assert_eq!(seen.len(), 1);
+    }
+
+    /// Moves played after undoing back past the plies a game keeps inline follow the
+    /// older ones: the game then stands exactly as one that played its moves straight.
+    #[test]
+    fn playing_on_after_a_deep_undo_matches_a_straight_replay() {
+        let mut game = Game::default();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |game: &Game| {
+            let legal = game.position().legal_moves();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            legal.as_slice()[(seed % legal.len() as u64) as usize]
+        };
+        for (play, undo) in [(45, 30), (7, 2), (33, 25), (20, 0)] {
+            for _ in 0..play {
+                if game.status().is_over() {
+                    break;
+                }
+                let m = next(&game);
+                game.play(m);
+            }
+            for _ in 0..undo {
+                game.undo();
+            }
+        }
+        let mut straight = Game::default();
+        for m in game.moves() {
+            straight.play(m);
+        }
+        assert!(game.moves().len() > 40);
+        assert_eq!(game.position(), straight.position());
+        assert_eq!(game.repetitions(), straight.repetitions());
+        assert_eq!(game.status(), straight.status());
+        assert_eq!(game.before_last(), straight.before_last());
     }
 
     #[test]

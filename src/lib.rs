@@ -33,6 +33,7 @@ pub mod excerpt;
 pub mod fen;
 mod frontier;
 pub mod game;
+mod history;
 mod magic;
 pub mod material;
 pub mod movegen;
