@@ -349,7 +349,7 @@ impl Game {
     }
 
     /// The moves played from the base position, in order.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + DoubleEndedIterator + '_ {
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.history.moves()
     }
 
