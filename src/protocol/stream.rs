@@ -425,8 +425,9 @@ impl<W: Write> Core<W> {
             Step::Job(job) => Ok(Outcome::Work(Box::new(Work {
                 job,
                 id: header.id.map(str::to_string),
-                // Answered later, in the format of that moment.
-                command: keyword().map(str::to_string),
+                // Answered later, in the format of that moment: the header has the
+                // word only when the format is JSON now.
+                command: header.command.or_else(keyword).map(str::to_string),
                 game: header.game.map(NameRef::to_name),
                 version: header.version,
             }))),
