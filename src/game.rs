@@ -13,7 +13,6 @@ use std::fmt;
 
 use crate::color::Color;
 use crate::diagnose::IllegalMove;
-use crate::history::History;
 use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
@@ -176,17 +175,13 @@ pub enum MoveError {
 const SNAPSHOT_EVERY: usize = 16;
 
 /// One game: base position, moves, result.
-///
-/// Laid out in declaration order, what every move reads or writes first: a process
-/// serving many games finds each move's game cold, and the hot fields then share a few
-/// cache lines instead of lying among the cold ones (the base, the snapshots).
 #[derive(Clone, Debug)]
-#[repr(C)]
 pub struct Game {
     position: Position,
-    /// The moves played from the base, in order, and the repetition key of the
-    /// position after each.
-    history: History,
+    /// The moves played from the base, in order.
+    moves: Vec<Move>,
+    /// The repetition key of the position after each move: `keys[i]` after `moves[i]`.
+    keys: Vec<u64>,
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
@@ -229,7 +224,8 @@ impl Game {
             mode,
             base,
             position: base,
-            history: History::default(),
+            moves: Vec::new(),
+            keys: Vec::new(),
             snapshots: Vec::new(),
             decision: None,
             drawn_at: None,
@@ -249,7 +245,8 @@ impl Game {
         self.mode = mode;
         self.base = base;
         self.position = base;
-        self.history.clear();
+        self.moves.clear();
+        self.keys.clear();
         self.snapshots.clear();
         self.repeated = 1;
         self.decision = None;
@@ -260,7 +257,8 @@ impl Game {
     /// Makes room for `plies` more moves at once: a game sent whole is replayed
     /// without growing its history move by move.
     pub fn reserve(&mut self, plies: usize) {
-        self.history.reserve(plies);
+        self.moves.reserve(plies);
+        self.keys.reserve(plies);
         self.snapshots.reserve(plies / SNAPSHOT_EVERY);
     }
 
@@ -306,27 +304,6 @@ impl Game {
         })
     }
 
-    /// The bytes at the start of a game that a move reads or writes (see the layout):
-    /// up to the snapshots' vector, which one move in `SNAPSHOT_EVERY` pushes to.
-    pub const HOT_BYTES: usize =
-        std::mem::offset_of!(Game, snapshots) + std::mem::size_of::<Vec<Position>>();
-
-    /// Starts loading into the cache what the next move touches away from the game
-    /// itself: the history's vectors when it moves plies out to them, the keys there
-    /// that the repetition count reads (those since the last capture or pawn move, back
-    /// to a few lines), and the snapshot when the move makes one.
-    pub fn prefetch_history(&self) {
-        let next = self.history.len();
-        self.history
-            .prefetch_ahead((self.position.halfmoves() as usize).min(32));
-        // A store to a line not in the cache holds up the stores after it: the
-        // snapshot's two lines would be the move's only ones left to miss.
-        if (next + 1).is_multiple_of(SNAPSHOT_EVERY) {
-            let spot = self.snapshots.as_ptr().wrapping_add(self.snapshots.len());
-            crate::prefetch::prefetch_bytes(spot.cast(), std::mem::size_of::<Position>());
-        }
-    }
-
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
@@ -344,13 +321,13 @@ impl Game {
     /// from the nearest snapshot, as undo does (a game does not keep it, so that a move
     /// writes one position, not two).
     pub fn before_last(&self) -> Option<Position> {
-        let ply = self.history.len().checked_sub(1)?;
+        let ply = self.moves.len().checked_sub(1)?;
         Some(self.position_after(ply))
     }
 
     /// The moves played from the base position, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.history.moves()
+        self.moves.iter().copied()
     }
 
     /// How many times the current position has stood on the board since the base.
@@ -597,7 +574,7 @@ impl Game {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
-                    ply: self.history.len(),
+                    ply: self.moves.len(),
                     reason,
                 });
             }
@@ -609,8 +586,9 @@ impl Game {
     #[inline(always)]
     fn play_live(&mut self, role: Role, m: Move) {
         self.position.play_unchecked_by(role, m);
-        self.history.push(m, self.position.repetition_key());
-        if self.history.len().is_multiple_of(SNAPSHOT_EVERY) {
+        self.moves.push(m);
+        self.keys.push(self.position.repetition_key());
+        if self.moves.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.position);
         }
         // No earlier position can come back within four plies of a capture or pawn
@@ -627,8 +605,8 @@ impl Game {
     /// the positions since the last capture or pawn move (the half-move clock says how
     /// far back that was), those with the same side to move.
     fn count_repetitions(&self) -> u32 {
-        let plies = self.history.len();
-        let Some(key) = self.history.last_key() else {
+        let plies = self.keys.len();
+        let Some(&key) = self.keys.last() else {
             return 1;
         };
         // The first ply of the window: the one after the last capture or pawn move.
@@ -641,7 +619,7 @@ impl Game {
         // The position after ply `p` has the key `key(p - 1)`; the base stands at ply 0.
         let mut count = 1;
         for index in (first.max(1) - 1..last).rev().step_by(2) {
-            count += u32::from(self.history.key(index) == Some(key));
+            count += u32::from(self.keys.get(index) == Some(&key));
         }
         if first == 0 && last % 2 == 0 {
             count += u32::from(self.base.repetition_key() == key);
@@ -657,15 +635,16 @@ impl Game {
     /// Takes back the last move, which is returned; `None` when there is none. The
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
-        let m = self.history.pop()?;
+        let m = self.moves.pop()?;
+        self.keys.pop();
         // Back at the ply of the draw, the position shows it by itself.
         if self
             .drawn_at
-            .is_some_and(|drawn| self.history.len() <= drawn.ply)
+            .is_some_and(|drawn| self.moves.len() <= drawn.ply)
         {
             self.drawn_at = None;
         }
-        let plies = self.history.len();
+        let plies = self.moves.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
         self.position = self.position_after(plies);
         self.repeated = self.count_repetitions();
@@ -681,12 +660,7 @@ impl Game {
             Some(&snapshot) => (snapshot, kept * SNAPSHOT_EVERY),
             None => (self.base, 0),
         };
-        for m in self
-            .history
-            .moves()
-            .skip(from)
-            .take(ply.saturating_sub(from))
-        {
+        for &m in self.moves.get(from..ply).unwrap_or(&[]) {
             pos.play_unchecked(m);
         }
         pos

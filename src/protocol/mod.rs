@@ -9,13 +9,11 @@
 //! For the REPL: `help` holds the help of each command, `completion` the Tab
 //! completion, `board` the coloured board of `d`.
 
-mod ahead;
 pub mod answer;
 pub mod board;
 pub mod command;
 pub mod completion;
 pub mod error;
-mod heap;
 pub mod help;
 pub mod job;
 pub mod json;
@@ -23,7 +21,6 @@ pub mod prefix;
 pub mod request;
 pub mod session;
 pub mod stream;
-mod table;
 
 pub use answer::{Answer, Format, Header, Reply};
 pub use board::BoardStyle;

@@ -4,6 +4,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::LazyLock;
 
+use indexmap::IndexMap;
+
 use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::fen::FenError;
@@ -21,9 +23,8 @@ use super::answer::{
 use super::command::{move_words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{is_name_byte, GameName, NameRef, Prefixed, Version, MAX_NAME};
+use super::prefix::{GameName, NameRef, Prefixed, Version};
 use super::request::Request;
-use super::table::Table;
 
 /// The games, the default one and the named ones, and the options that shape the next
 /// game and the answers.
@@ -32,11 +33,10 @@ pub struct Session {
     /// The game of every line without `game <name>`: one record like the named ones,
     /// kept apart only so that a line for it looks nothing up.
     default: Record,
-    named: Table<Record>,
+    /// The named games. The hasher is std's, seeded per process: the names are chosen
+    /// by clients, who must not be able to make lookups collide.
+    named: IndexMap<GameName, Record>,
     settings: Settings,
-    /// The slot where the read-ahead saw the named game of the line about to run
-    /// (`ahead_current`): the line's lookup tries it first. Taken by every line.
-    near: Option<usize>,
 }
 
 /// The options, which are the process's, not a game's.
@@ -50,10 +50,8 @@ struct Settings {
 }
 
 /// One game and what the protocol keeps beside it. The game keeps the castling
-/// notation it was created in. Laid out in declaration order: what a move touches
-/// (the version, the offer, then the game's own hot fields) comes first.
+/// notation it was created in.
 #[derive(Clone, Debug, Default)]
-#[repr(C)]
 struct Record {
     version: Version,
     offer: Option<Offer>,
@@ -109,14 +107,13 @@ impl Default for Session {
     fn default() -> Session {
         Session {
             default: Record::default(),
-            named: Table::default(),
+            named: IndexMap::new(),
             settings: Settings {
                 chess960: false,
                 json: false,
                 threads: 0,
                 max_games: DEFAULT_MAX_GAMES,
             },
-            near: None,
         }
     }
 }
@@ -159,7 +156,7 @@ impl Session {
     /// A named game, if it is open.
     pub fn named_game(&self, name: &str) -> Option<&Game> {
         let name = GameName::from_bytes(name.as_bytes())?;
-        self.named.get(name.as_bytes()).map(|record| &record.game)
+        self.named.get(&name).map(|record| &record.game)
     }
 
     /// The open named games, sorted by name.
@@ -223,7 +220,6 @@ impl Session {
 
     /// `step`, with what the answer names beside the reply: the game and its version.
     pub fn step_addressed<'a>(&mut self, text: &'a str) -> (Step, Address<'a>) {
-        let near = self.near.take();
         let mut address = Address::whole(text);
         // Control characters (NUL above all) would otherwise be echoed back inside
         // error messages; tab is a separator.
@@ -236,7 +232,7 @@ impl Session {
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
-        let step = self.step_prefixed(&prefixed, near);
+        let step = self.step_prefixed(&prefixed);
         // Only JSON answers give the version.
         if prefixed.is_addressed() && self.settings.json {
             address.version = self.record(prefixed.game).map(|r| r.version);
@@ -244,8 +240,7 @@ impl Session {
         (step, address)
     }
 
-    /// `near`: the slot where the named game was seen ahead of the line's turn.
-    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>, near: Option<usize>) -> Step {
+    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> Step {
         let command = match Command::parse(prefixed.text) {
             Ok(Some(command)) => command,
             Ok(None) if prefixed.is_addressed() => {
@@ -257,16 +252,16 @@ impl Session {
             Err(e) => return error(e),
         };
         let settings = self.settings;
-        let record = match (prefixed.game, &command) {
-            (None, _) => &mut self.default,
-            (Some(name), Command::UciNewGame | Command::Position { .. })
-                if prefixed.expected.is_none() && !self.named.contains(name.as_bytes()) =>
-            {
-                return self.open(name, command);
-            }
-            (Some(name), _) => match self.named.get_mut_near(name.as_bytes(), near) {
-                Some(record) => record,
-                None => return error(ProtocolError::UnknownGame(name.to_name())),
+        let record = match prefixed.game.map(NameRef::to_name) {
+            None => &mut self.default,
+            Some(name) => match self.named.get_index_of(&name) {
+                Some(index) => &mut self.named[index],
+                None if prefixed.expected.is_none()
+                    && matches!(command, Command::UciNewGame | Command::Position { .. }) =>
+                {
+                    return self.open(name, command);
+                }
+                None => return error(ProtocolError::UnknownGame(name)),
             },
         };
         if let Some(expected) = prefixed.expected {
@@ -295,7 +290,7 @@ impl Session {
             }
             Command::Games => self.games(),
             Command::Close => self.close(prefixed.game),
-            command => match run(record, &mut self.settings, command) {
+            command => match record.run(&mut self.settings, command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
                 Err(error) => Reply::Error(error),
@@ -304,30 +299,23 @@ impl Session {
         Step::Reply(reply)
     }
 
-    /// Opens a named game that is not open, with the command that creates it. Out of
-    /// the line of a move: a client creates a game once and plays it many times, and
-    /// the code that every line runs (`step_addressed`) stays smaller for it.
-    #[cold]
-    #[inline(never)]
-    fn open(&mut self, name: NameRef<'_>, command: Command<'_>) -> Step {
+    /// Opens a named game that is not open, with the command that creates it.
+    fn open(&mut self, name: GameName, command: Command<'_>) -> Step {
         let max_games = self.settings.max_games;
         if self.named.len() >= max_games as usize {
             return error(ProtocolError::TooManyGames(max_games));
         }
         // Built aside: a refused position opens nothing.
         let mut record = Record::default();
-        match run(&mut record, &mut self.settings, command) {
+        match record.run(&mut self.settings, command) {
             Ok(_) => {
-                self.named.insert(name.to_name(), record);
+                self.named.insert(name, record);
                 Step::Reply(Reply::Silent)
             }
             Err(e) => error(e),
         }
     }
 
-    /// `games`, out of the line of a move (see `open`).
-    #[cold]
-    #[inline(never)]
     fn games(&self) -> Reply {
         Reply::Answer(Answer::Games(
             self.named_games()
@@ -337,73 +325,21 @@ impl Session {
         ))
     }
 
-    /// `close`, out of the line of a move (see `open`).
-    #[cold]
-    #[inline(never)]
+    /// `close`: the game's record is dropped, its memory free for the process to reuse.
     fn close(&mut self, game: Option<NameRef<'_>>) -> Reply {
         match game {
             Some(name) => {
-                // Dropped, not kept for reuse: the memory goes back. Most of the
-                // table's room has gone unused since it last changed size.
-                if self.named.remove(name.as_bytes()) == Some(true) {
-                    super::heap::give_back();
-                }
+                self.named.swap_remove(&name.to_name());
                 Reply::Silent
             }
             None => Reply::Error(ProtocolError::CloseDefault),
         }
     }
 
-    /// The hash of the named game that a line to come is for (`game <name> ...`), whose
-    /// index entry starts loading into the cache, and where the name ends in the line;
-    /// `None` for any other line. The first of the three steps that bring a line's game
-    /// in ahead of its turn (see `protocol::ahead`), each reading only what the step
-    /// before brought. `line` runs on past the line's end, into the lines after it.
-    pub(super) fn ahead_index(&self, line: &[u8]) -> Option<(u64, usize)> {
-        const GAME: &[u8] = b"game ";
-        let rest = line.strip_prefix(GAME)?;
-        let (hash, len) = match self.named.hash_head(rest) {
-            Some(found) => found,
-            // Close to the end of what was read: a byte at a time.
-            None => {
-                let end = rest
-                    .iter()
-                    .position(|&b| !is_name_byte(b))
-                    .unwrap_or(rest.len());
-                let name = rest
-                    .get(..end)
-                    .filter(|name| (1..=MAX_NAME).contains(&name.len()))?;
-                (self.named.hash(name), end)
-            }
-        };
-        self.named.prefetch_index(hash);
-        Some((hash, GAME.len() + len))
-    }
-
-    /// The second step: the head of the record that the name's index entry points at,
-    /// whose slot is returned for the third step.
-    pub(super) fn ahead_record(&self, hash: u64) -> Option<usize> {
-        let slot = self.named.guess(hash)?;
-        self.named.prefetch_slot(slot, Record::HOT_BYTES);
-        Some(slot)
-    }
-
-    /// Where the read-ahead saw the game of the line about to run, for its lookup.
-    pub(super) fn ahead_current(&mut self, slot: Option<usize>) {
-        self.near = slot;
-    }
-
-    /// The third step: the ends of the game's history, whose addresses the record holds.
-    pub(super) fn ahead_history(&self, slot: usize) {
-        if let Some(record) = self.named.record_at(slot) {
-            record.game.prefetch_history();
-        }
-    }
-
     fn record(&self, game: Option<NameRef<'_>>) -> Option<&Record> {
         match game {
             None => Some(&self.default),
-            Some(name) => self.named.get(name.as_bytes()),
+            Some(name) => self.named.get(&name.to_name()),
         }
     }
 }
@@ -430,19 +366,7 @@ impl Settings {
     }
 }
 
-/// Runs a command on one game.
-fn run(
-    record: &mut Record,
-    settings: &mut Settings,
-    command: Command<'_>,
-) -> Result<Option<Answer>, ProtocolError> {
-    record.run(settings, command)
-}
-
 impl Record {
-    /// The bytes at the start of a record that a move reads or writes.
-    const HOT_BYTES: usize = std::mem::offset_of!(Record, game) + Game::HOT_BYTES;
-
     fn perft_job(&self, settings: &Settings, answer: PerftAnswer, depth: u32) -> Job {
         Job {
             answer,
@@ -461,6 +385,13 @@ impl Record {
         let mut texts: Vec<String> = moves.into_iter().map(|m| self.uci(m)).collect();
         texts.sort_unstable();
         texts
+    }
+
+    /// The game in PGN export format.
+    fn pgn(&self) -> String {
+        let mut text = String::with_capacity(1024);
+        pgn::writer::write_game(&mut text, self.tags(), &self.game);
+        text
     }
 
     fn tags(&self) -> &Tags {
@@ -511,41 +442,34 @@ impl Record {
         Answer::Played(Box::new(detail), self.standing())
     }
 
+    /// Runs a command on this game. The commands that set a game or the options up
+    /// come first, and answer nothing; then those that act on the game (`act`), then
+    /// the questions (`ask`).
     fn run(
         &mut self,
         settings: &mut Settings,
         command: Command<'_>,
     ) -> Result<Option<Answer>, ProtocolError> {
-        let pos = *self.game.position();
-        let mode = self.game.mode();
-        let answer = match command {
-            Command::Uci => Answer::Uci,
-            Command::IsReady => Answer::ReadyOk,
+        match command {
             Command::UciNewGame => {
                 self.replace(Game::new(Position::startpos(), settings.mode()), None);
-                return Ok(None);
             }
-            Command::SetOption { name, value } => {
-                match parse_option(&name, value.as_deref())? {
-                    OptionValue::Chess960(on) => settings.chess960 = on,
-                    OptionValue::Threads(n) => settings.threads = n,
-                    OptionValue::Json(on) => settings.json = on,
-                    OptionValue::MaxGames(n) => settings.max_games = n,
-                }
-                return Ok(None);
-            }
+            Command::SetOption { name, value } => match parse_option(&name, value.as_deref())? {
+                OptionValue::Chess960(on) => settings.chess960 = on,
+                OptionValue::Threads(n) => settings.threads = n,
+                OptionValue::Json(on) => settings.json = on,
+                OptionValue::MaxGames(n) => settings.max_games = n,
+            },
             Command::Position {
                 start: Start::Pgn { path, game },
                 ..
             } => {
                 let loaded = load_pgn(settings, &path, game)?;
                 self.replace(loaded.game, Some(loaded.tags));
-                return Ok(None);
             }
             Command::Position { start, moves } => {
                 let game = replay(settings, start, moves)?;
                 self.replace(game, None);
-                return Ok(None);
             }
             Command::Tag { name, value } => {
                 let done = match value {
@@ -554,22 +478,113 @@ impl Record {
                 };
                 done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
                 self.version += 1;
-                return Ok(None);
-            }
-            Command::Pgn => {
-                let mut text = String::with_capacity(1024);
-                pgn::writer::write_game(&mut text, self.tags(), &self.game);
-                Answer::Pgn(text)
             }
             Command::PgnSave(path) => {
-                let mut text = String::with_capacity(1024);
-                pgn::writer::write_game(&mut text, self.tags(), &self.game);
-                std::fs::write(path, text).map_err(|e| ProtocolError::UnwritableFile {
+                std::fs::write(path, self.pgn()).map_err(|e| ProtocolError::UnwritableFile {
                     path: path.to_string(),
                     reason: e.to_string(),
                 })?;
-                return Ok(None);
             }
+            command => return self.act(settings, command),
+        }
+        Ok(None)
+    }
+
+    /// The commands that play on the game or decide its result: each is one change.
+    fn act(
+        &mut self,
+        settings: &Settings,
+        command: Command<'_>,
+    ) -> Result<Option<Answer>, ProtocolError> {
+        let pos = *self.game.position();
+        let mode = self.game.mode();
+        let answer = match command {
+            Command::Move(text) => {
+                let m = find_move(&self.game, text)
+                    .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
+                self.play(&pos, m)
+            }
+            Command::MoveAs(text, seat) => {
+                // A game over says so whoever asks.
+                if seat != pos.turn() && !self.game.status().is_over() {
+                    return Err(ProtocolError::NotYourSeat(at(text, None), seat));
+                }
+                let m = find_move(&self.game, text)
+                    .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
+                self.play(&pos, m)
+            }
+            Command::Undo => {
+                if self.game.is_final() {
+                    return Err(ProtocolError::ResultFinal(self.game.status()));
+                }
+                let m = self.game.undo().ok_or(ProtocolError::NothingToUndo)?;
+                let plies = self.game.moves().len();
+                if self.offer.is_some_and(|offer| offer.ply > plies) {
+                    self.offer = None;
+                }
+                self.version += 1;
+                Answer::Undone(self.uci(m))
+            }
+            Command::Resign(color) => {
+                self.refuse_if_over()?;
+                self.game.resign(color.unwrap_or(pos.turn()));
+                self.decided()
+            }
+            Command::Draw => {
+                self.refuse_if_over()?;
+                self.game.agree_draw();
+                self.decided()
+            }
+            Command::Offer(step, side) => {
+                self.refuse_if_over()?;
+                match (step, self.offer) {
+                    (OfferStep::Offer, Some(offer)) => {
+                        return Err(ProtocolError::OfferPending(offer.by))
+                    }
+                    (OfferStep::Offer, None) => {
+                        self.offer = Some(Offer {
+                            by: side,
+                            ply: self.game.moves().len(),
+                        });
+                        self.version += 1;
+                        Answer::Status(self.standing())
+                    }
+                    (_, offer) if offer.is_none_or(|offer| offer.by == side) => {
+                        return Err(ProtocolError::NoOffer(side.other()))
+                    }
+                    (OfferStep::Accept, _) => {
+                        self.game.agree_draw();
+                        self.decided()
+                    }
+                    (OfferStep::Decline, _) => {
+                        self.offer = None;
+                        self.version += 1;
+                        Answer::Status(self.standing())
+                    }
+                }
+            }
+            Command::Claim => {
+                self.refuse_if_over()?;
+                self.game.claim().ok_or(ProtocolError::NoClaim)?;
+                self.decided()
+            }
+            command => return self.ask(settings, command),
+        };
+        Ok(Some(answer))
+    }
+
+    /// The questions about the game, which change nothing.
+    fn ask(
+        &self,
+        settings: &Settings,
+        command: Command<'_>,
+    ) -> Result<Option<Answer>, ProtocolError> {
+        let pos = *self.game.position();
+        let mode = self.game.mode();
+        let answer = match command {
+            Command::Uci => Answer::Uci,
+            Command::IsReady => Answer::ReadyOk,
+            Command::Pgn => Answer::Pgn(self.pgn()),
             Command::Display => Answer::Board(Box::new(pos)),
             // Long work is handed back by `step`; run here, it would not be stoppable.
             Command::GoPerft(depth) => self
@@ -619,76 +634,7 @@ impl Record {
             Command::Turn => Answer::Turn(pos.turn()),
             Command::Fen => Answer::Fen(pos.fen()),
             Command::Status => Answer::Status(self.standing()),
-            Command::Move(text) => {
-                let m = find_move(&self.game, text)
-                    .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                self.play(&pos, m)
-            }
-            Command::MoveAs(text, seat) => {
-                // A game over says so whoever asks.
-                if seat != pos.turn() && !self.game.status().is_over() {
-                    return Err(ProtocolError::NotYourSeat(at(text, None), seat));
-                }
-                let m = find_move(&self.game, text)
-                    .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                self.play(&pos, m)
-            }
-            Command::Undo => {
-                if self.game.is_final() {
-                    return Err(ProtocolError::ResultFinal(self.game.status()));
-                }
-                let m = self.game.undo().ok_or(ProtocolError::NothingToUndo)?;
-                let plies = self.game.moves().len();
-                if self.offer.is_some_and(|offer| offer.ply > plies) {
-                    self.offer = None;
-                }
-                self.version += 1;
-                Answer::Undone(self.uci(m))
-            }
             Command::History => Answer::History(self.game.moves().map(|m| self.uci(m)).collect()),
-            Command::Resign(color) => {
-                self.refuse_if_over()?;
-                self.game.resign(color.unwrap_or(pos.turn()));
-                self.decided()
-            }
-            Command::Draw => {
-                self.refuse_if_over()?;
-                self.game.agree_draw();
-                self.decided()
-            }
-            Command::Offer(step, side) => {
-                self.refuse_if_over()?;
-                match (step, self.offer) {
-                    (OfferStep::Offer, Some(offer)) => {
-                        return Err(ProtocolError::OfferPending(offer.by))
-                    }
-                    (OfferStep::Offer, None) => {
-                        self.offer = Some(Offer {
-                            by: side,
-                            ply: self.game.moves().len(),
-                        });
-                        self.version += 1;
-                        Answer::Status(self.standing())
-                    }
-                    (_, offer) if offer.is_none_or(|offer| offer.by == side) => {
-                        return Err(ProtocolError::NoOffer(side.other()))
-                    }
-                    (OfferStep::Accept, _) => {
-                        self.game.agree_draw();
-                        self.decided()
-                    }
-                    (OfferStep::Decline, _) => {
-                        self.offer = None;
-                        self.version += 1;
-                        Answer::Status(self.standing())
-                    }
-                }
-            }
-            Command::Claim => {
-                self.refuse_if_over()?;
-                self.game.claim().ok_or(ProtocolError::NoClaim)?;
-                self.decided()
-            }
             Command::San(text) => {
                 let m = resolve_move(&pos, text, mode)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
@@ -697,6 +643,20 @@ impl Record {
             Command::Version => Answer::Version(self.version),
             Command::Help => Answer::Help,
             Command::HelpOn(topic) => Answer::HelpOn(topic),
+            // Handled by the session, which holds every game.
+            // Taken by `run` and `act` before.
+            Command::UciNewGame
+            | Command::SetOption { .. }
+            | Command::Position { .. }
+            | Command::Tag { .. }
+            | Command::PgnSave(_)
+            | Command::Move(_)
+            | Command::MoveAs(..)
+            | Command::Undo
+            | Command::Resign(_)
+            | Command::Draw
+            | Command::Offer(..)
+            | Command::Claim => return Ok(None),
             // Handled by the session, which holds every game.
             Command::Games | Command::Close => return Ok(None),
             // Nothing runs while a command is being executed: a stop has nothing to end.

@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use super::ahead::ReadAhead;
 use super::answer::{Answer, Format, Header, Reply};
 use super::board::{self, BoardStyle};
 use super::command::Command;
@@ -78,48 +77,11 @@ impl<R: Read> LineReader<R> {
         line: &mut Vec<u8>,
         before_wait: impl FnMut() -> io::Result<()>,
     ) -> io::Result<Option<Line>> {
-        self.next_line_ending(line, None, before_wait)
-    }
-
-    /// `next_line`, told where the next line may end: `known`, the start and the end
-    /// (the byte after its `\n`) of a line that the read-ahead found in the bytes
-    /// already read. Used when the next line starts there, its end is not looked for
-    /// again.
-    pub fn next_line_ending(
-        &mut self,
-        line: &mut Vec<u8>,
-        known: Option<(u64, u64)>,
-        before_wait: impl FnMut() -> io::Result<()>,
-    ) -> io::Result<Option<Line>> {
-        let next = match known.and_then(|(start, end)| self.known_line(start, end)) {
-            Some(range) => {
-                line.clear();
-                line.extend_from_slice(self.buf.get(range.start..range.end - 1).unwrap_or(&[]));
-                self.start = range.end;
-                Some(finish(line, false))
-            }
-            None => self.read_line(line, before_wait)?,
-        };
+        let next = self.read_line(line, before_wait)?;
         if std::mem::take(&mut self.first) && line.starts_with(BOM) {
             line.drain(..BOM.len());
         }
         Ok(next)
-    }
-
-    /// The bytes read but not yet returned as lines (the lines to come), and where
-    /// they start in the stream.
-    pub fn ahead(&self) -> (u64, &[u8]) {
-        let at = self.base + self.start as u64;
-        (at, self.buf.get(self.start..self.end).unwrap_or(&[]))
-    }
-
-    /// Where in `buf` a line from `start` to `end` in the stream lies, when it starts
-    /// where the next line does, ends within what was read and is not too long.
-    fn known_line(&self, start: u64, end: u64) -> Option<std::ops::Range<usize>> {
-        let from = self.base + self.start as u64;
-        let to = usize::try_from(end.checked_sub(self.base)?).ok()?;
-        (start == from && to > self.start && to <= self.end && to - self.start <= MAX_LINE + 1)
-            .then_some(self.start..to)
     }
 
     fn read_line(
@@ -631,23 +593,17 @@ impl<W: Write + Send> Runner<W> {
         run: impl Fn(&Job) -> io::Result<Answer>,
     ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
-        let mut ahead = ReadAhead::default();
         let mut bytes = Vec::new();
         loop {
             let out = &mut core.out;
-            let known = ahead.next_line();
-            let flow = match reader.next_line_ending(&mut bytes, known, || out.flush())? {
+            let flow = match reader.next_line(&mut bytes, || out.flush())? {
                 None => return Ok(Flow::Continue),
                 Some(Line::TooLong) => {
                     core.refuse(ProtocolError::LineTooLong(MAX_LINE), readable_id(&bytes))?;
                     Flow::Continue
                 }
                 Some(Line::Bytes) => match std::str::from_utf8(&bytes) {
-                    Ok(text) => {
-                        let (at, next) = reader.ahead();
-                        ahead.advance(&mut core.session, at, next);
-                        core.run_to_end(text, &run)?
-                    }
+                    Ok(text) => core.run_to_end(text, &run)?,
                     Err(_) => {
                         core.refuse(ProtocolError::BadInput(BadInput::Utf8), readable_id(&bytes))?;
                         Flow::Continue
@@ -705,11 +661,9 @@ impl<W: Write + Send> Runner<W> {
         scope: &'scope std::thread::Scope<'scope, '_>,
     ) -> io::Result<Flow> {
         let mut reader = LineReader::new(input);
-        let mut ahead = ReadAhead::default();
         let mut bytes = Vec::new();
         loop {
-            let known = ahead.next_line();
-            let line = reader.next_line_ending(&mut bytes, known, || self.lock().out.flush())?;
+            let line = reader.next_line(&mut bytes, || self.lock().out.flush())?;
             let text = match line {
                 None => return Ok(Flow::Continue),
                 Some(Line::TooLong) => Err(ProtocolError::LineTooLong(MAX_LINE)),
@@ -758,11 +712,7 @@ impl<W: Write + Send> Runner<W> {
                 continue;
             }
             let outcome = match text {
-                Ok(t) => {
-                    let (at, next) = reader.ahead();
-                    ahead.advance(&mut core.session, at, next);
-                    core.handle(t)?
-                }
+                Ok(t) => core.handle(t)?,
                 Err(error) => {
                     core.refuse(error, readable_id(&bytes))?;
                     Outcome::Done
@@ -951,37 +901,12 @@ mod tests {
         }
     }
 
-    /// A line's end is taken as told only for the line that starts where the reader
-    /// is and ends within what it has read; any other is looked for.
+    /// Lines for named games read from a stream answer as they do run one by one,
+    /// however the input is cut into reads: games opened, closed and opened again,
+    /// names that share their beginnings, lines ending in `\r\n`, default-game lines
+    /// among them, and more than the reader's buffer holds.
     #[test]
-    fn a_known_line_end_is_used_only_for_the_next_line_read() {
-        let input = b"game g1 turn\ngame g22 fen\r\nturn\n";
-        let mut reader = LineReader::new(Trickle {
-            bytes: input,
-            step: 20,
-        });
-        let mut line = Vec::new();
-        let mut read = |reader: &mut LineReader<_>, known| {
-            reader
-                .next_line_ending(&mut line, known, || Ok(()))
-                .unwrap();
-            line.clone()
-        };
-        // Past what was read (the second line's end is at 27, 20 bytes are in).
-        assert_eq!(read(&mut reader, Some((0, 27))), b"game g1 turn");
-        assert_eq!(read(&mut reader, Some((13, 27))), b"game g22 fen");
-        // Another line's start: the end is looked for.
-        assert_eq!(read(&mut reader, Some((13, 27))), b"turn");
-        assert_eq!(read(&mut reader, None), b"");
-    }
-
-    /// Lines for named games, read ahead of their turn, answer as they do run one by
-    /// one, however the input is cut into reads: games opened, closed and opened
-    /// again between a line's look ahead and its turn, names that share their
-    /// beginnings, lines ending in `\r\n`, default-game lines among them, and more
-    /// than the reader's buffer holds.
-    #[test]
-    fn lines_read_ahead_answer_as_lines_run_alone() {
+    fn lines_from_a_stream_answer_as_lines_run_alone() {
         let mut script = String::new();
         for i in 0.. {
             if script.len() > 2 * BUFFER {
