@@ -538,13 +538,15 @@ impl<W: Write + Send> Runner<W> {
         self.core().board = style;
     }
 
+    /// The session. Exclusive access to the runner reaches it without locking, and the
+    /// reference lives as long as that access.
     pub fn session(&mut self) -> &Session {
         &self.core().session
     }
 
     /// Whether any command answered an error.
-    pub fn failed(&mut self) -> bool {
-        self.core().failed
+    pub fn failed(&self) -> bool {
+        self.lock().failed
     }
 
     pub fn flush(&mut self) -> io::Result<()> {
