@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use arbiter::position::Position;
-//! use arbiter::uci::CastlingMode;
+//! use arbiter::moves::CastlingMode;
 //!
 //! let mut pos = Position::startpos();
 //! for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
@@ -34,6 +34,7 @@ pub mod fen;
 mod frontier;
 pub mod game;
 mod history;
+pub mod illegal;
 mod magic;
 pub mod material;
 pub mod movegen;

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::game::DrawnAt;
+use crate::moves::CastlingMode;
 use crate::position::Position;
 use crate::protocol::ProtocolError;
-use crate::uci::CastlingMode;
 
 use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};

@@ -6,8 +6,8 @@ use std::fmt;
 
 use crate::fen::FenError;
 use crate::game::{resolve_move, DrawnAt, Game, MoveError, State, Status};
+use crate::moves::CastlingMode;
 use crate::position::Position;
-use crate::uci::CastlingMode;
 
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, first_control, Tags};

@@ -3,13 +3,13 @@
 use std::fmt;
 
 use crate::color::Color;
-use crate::diagnose::IllegalMove;
 use crate::excerpt::{Excerpt, PathExcerpt};
 use crate::fen::{FenError, PositionError};
 use crate::game::{MoveError, Status};
+use crate::illegal::IllegalMove;
+use crate::moves::CastlingMode;
 use crate::pgn::{GameError, ResultError, SyntaxError};
 use crate::san::SanError;
-use crate::uci::CastlingMode;
 
 use super::prefix::{GameName, Version};
 

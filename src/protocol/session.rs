@@ -8,12 +8,13 @@ use crate::color::Color;
 use crate::excerpt::Excerpt;
 use crate::fen::FenError;
 use crate::game::{resolve_move, Game, MoveError};
+use crate::moves::CastlingMode;
 use crate::moves::Move;
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::square::Square;
-use crate::uci::{CastlingMode, UciMove};
+use crate::uci::UciMove;
 
 use super::answer::{
     Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
