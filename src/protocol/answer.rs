@@ -12,7 +12,7 @@ use crate::uci::UciMove;
 
 use super::error::ProtocolError;
 use super::help::Topic;
-use super::prefix::{GameName, NameRef, Version};
+use super::name::{GameName, NameRef, Version};
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -319,7 +319,7 @@ fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<NameRef>) -
 fn write_game_prefix(out: &mut impl Write, game: NameRef) -> io::Result<()> {
     const GAME: &[u8] = b"game ";
     let name = game.as_bytes();
-    let mut bytes = [b' '; GAME.len() + super::prefix::MAX_NAME + 1];
+    let mut bytes = [b' '; GAME.len() + super::name::MAX_NAME + 1];
     let end = GAME.len() + name.len();
     bytes[..GAME.len()].copy_from_slice(GAME);
     match bytes.get_mut(GAME.len()..end) {

@@ -11,7 +11,7 @@ use crate::moves::CastlingMode;
 use crate::pgn::{GameError, ResultError, SyntaxError};
 use crate::san::SanError;
 
-use super::prefix::{GameName, Version};
+use super::name::{GameName, NameError, Version};
 
 /// Which move an error is about: a `move` argument, or one ply of a `position` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +50,8 @@ pub enum ProtocolError {
     NoCommand,
     /// The command's arguments are missing, extra or malformed; the text says which.
     BadArgument(String),
+    /// A `game <name>` or `if <version>` prefix that cannot be read.
+    Name(NameError),
     BadFen(FenError),
     /// Move text that is neither UCI nor SAN.
     BadMove(MoveRef),
@@ -132,7 +134,7 @@ impl ProtocolError {
     pub const fn code(&self) -> &'static str {
         match self {
             ProtocolError::UnknownCommand(_) | ProtocolError::NoCommand => "unknown-command",
-            ProtocolError::BadArgument(_) => "bad-argument",
+            ProtocolError::BadArgument(_) | ProtocolError::Name(_) => "bad-argument",
             ProtocolError::BadFen(_) => "bad-fen",
             ProtocolError::BadMove(_) | ProtocolError::LowerCasePiece(_) => "bad-move",
             ProtocolError::GameOver(..) => "game-over",
@@ -280,6 +282,7 @@ impl fmt::Display for ProtocolError {
                 f.write_str("a request id needs a command after it (help lists them)")
             }
             ProtocolError::BadArgument(why) => f.write_str(why),
+            ProtocolError::Name(why) => write!(f, "{why}"),
             ProtocolError::BadFen(
                 why @ FenError::Position(PositionError::Chess960Castling { .. }),
             ) => write!(
@@ -417,3 +420,9 @@ impl fmt::Display for Reason<'_> {
 }
 
 impl std::error::Error for ProtocolError {}
+
+impl From<NameError> for ProtocolError {
+    fn from(error: NameError) -> ProtocolError {
+        ProtocolError::Name(error)
+    }
+}

@@ -19,6 +19,7 @@ mod heap;
 pub mod help;
 pub mod job;
 pub mod json;
+pub mod name;
 pub mod prefix;
 pub mod request;
 pub mod session;

@@ -22,7 +22,8 @@ use super::answer::{
 use super::command::{move_words, Command, OfferStep, Start};
 use super::error::{BadInput, MoveRef, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{is_name_byte, GameName, NameRef, Prefixed, Version, MAX_NAME};
+use super::name::{is_name_byte, GameName, NameRef, Version, MAX_NAME};
+use super::prefix::Prefixed;
 use super::request::Request;
 use super::table::Table;
 
@@ -233,7 +234,7 @@ impl Session {
         }
         let prefixed = match Prefixed::split(text) {
             Ok(prefixed) => prefixed,
-            Err(e) => return (error(e), address),
+            Err(e) => return (error(e.into()), address),
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
