@@ -47,6 +47,7 @@ mod polyglot;
 pub mod position;
 mod prefetch;
 pub mod protocol;
+pub mod refusal;
 mod repetition;
 pub mod role;
 pub mod san;

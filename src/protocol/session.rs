@@ -13,6 +13,7 @@ use crate::moves::Move;
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
+use crate::refusal::MoveRef;
 use crate::square::Square;
 use crate::uci::UciMove;
 
@@ -20,7 +21,7 @@ use super::answer::{
     Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
 };
 use super::command::{move_words, Command, OfferStep, Start};
-use super::error::{BadInput, MoveRef, ProtocolError};
+use super::error::{BadInput, ProtocolError};
 use super::job::{Job, PerftAnswer};
 use super::name::{is_name_byte, GameName, NameRef, Version, MAX_NAME};
 use super::prefix::Prefixed;
@@ -764,7 +765,7 @@ impl Record {
     fn refuse_if_over(&self) -> Result<(), ProtocolError> {
         let status = self.game.status();
         if status.is_over() {
-            return Err(ProtocolError::GameOver(None, status));
+            return Err(ProtocolError::GameOver(status));
         }
         Ok(())
     }
@@ -800,7 +801,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
     }
     replayer
         .load()
-        .map_err(|e| ProtocolError::from_game(number, e, settings.mode()))
+        .map_err(|e| ProtocolError::InGame(number, e))
 }
 
 /// The game a `position` command describes, built aside so that a bad FEN or move
