@@ -51,5 +51,6 @@ pub mod refusal;
 mod repetition;
 pub mod role;
 pub mod san;
+mod scan;
 pub mod square;
 pub mod uci;

@@ -857,7 +857,7 @@ pub(crate) fn has_control(line: &str) -> bool {
     // Every command line is checked, and a named game's line is twice as long as the
     // default game's: printable ASCII is recognised 8 bytes at a time, as in PGN text.
     // Anything else (a tab, a byte above 0x7e) goes on to the exact test by characters.
-    let plain = crate::pgn::scan::all_printable(line.as_bytes());
+    let plain = crate::scan::all_printable(line.as_bytes());
     if plain {
         return false;
     }
