@@ -6,15 +6,17 @@
 
 use arbiter::color::Color;
 use arbiter::game::Status;
+use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
 use arbiter::pgn::reader::{read_game, Step};
 use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
-use arbiter::protocol::prefix::{NameRef, Prefixed};
+use arbiter::protocol::name::NameRef;
+use arbiter::protocol::prefix::Prefixed;
 use arbiter::protocol::request::Request;
 use arbiter::protocol::{GameName, Reply, Runner, Session, Version};
 use arbiter::san::SanError;
-use arbiter::uci::{CastlingMode, UciMove};
+use arbiter::uci::UciMove;
 
 /// Arbitrary bytes as a FEN. Invariants: no panic; an accepted FEN prints a FEN that
 /// parses back to the same position (exactly, when the en-passant square it keeps is the

@@ -74,7 +74,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uci::CastlingMode;
+    use crate::moves::CastlingMode;
 
     fn facts(fen: &str, uci: &str) -> MoveFacts {
         let pos = Position::from_fen(fen).unwrap();

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use arbiter::position::Position;
-//! use arbiter::uci::CastlingMode;
+//! use arbiter::moves::CastlingMode;
 //!
 //! let mut pos = Position::startpos();
 //! for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
@@ -33,6 +33,7 @@ pub mod excerpt;
 pub mod fen;
 mod frontier;
 pub mod game;
+pub mod illegal;
 mod magic;
 pub mod material;
 pub mod movegen;
@@ -44,8 +45,10 @@ mod playouts;
 mod polyglot;
 pub mod position;
 pub mod protocol;
+pub mod refusal;
 mod repetition;
 pub mod role;
 pub mod san;
+mod scan;
 pub mod square;
 pub mod uci;

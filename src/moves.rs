@@ -5,6 +5,16 @@ use std::fmt;
 use crate::role::Role;
 use crate::square::Square;
 
+/// How castling is written in UCI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CastlingMode {
+    /// King to its destination (`e1g1`); king-takes-rook (`e1h1`) is accepted too.
+    #[default]
+    Standard,
+    /// King takes its own rook (`e1h1`), the only unambiguous form in Chess960.
+    Chess960,
+}
+
 /// What is special about a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {

@@ -509,8 +509,9 @@ impl Position {
     /// diagnosis of the one move the text would name if legality were ignored. `None`
     /// when the text is not SAN, when it names a legal move, or when it could mean no
     /// piece's move or several.
-    pub fn explain_san(&self, text: &str) -> Option<crate::diagnose::IllegalMove> {
-        use crate::uci::{CastlingMode, UciMove};
+    pub fn explain_san(&self, text: &str) -> Option<crate::illegal::IllegalMove> {
+        use crate::moves::CastlingMode;
+        use crate::uci::UciMove;
         let us = self.turn;
         let origins: Vec<(Square, Square)> = match parse_text(text.as_bytes()).ok()? {
             SanText::Castle { king_side } => {
@@ -530,7 +531,7 @@ impl Position {
                 });
                 match rook {
                     Some(rook) => vec![(king, rook)],
-                    None => return Some(crate::diagnose::IllegalMove::CastlingWithoutRight),
+                    None => return Some(crate::illegal::IllegalMove::CastlingWithoutRight),
                 }
             }
             SanText::Normal {
@@ -550,7 +551,7 @@ impl Position {
                     .collect()
             }
         };
-        let reasons: Vec<crate::diagnose::IllegalMove> = origins
+        let reasons: Vec<crate::illegal::IllegalMove> = origins
             .iter()
             .filter_map(|&(from, to)| {
                 let uci = UciMove {
@@ -562,9 +563,9 @@ impl Position {
             })
             .collect();
         // A piece that cannot reach the square at all is no candidate when another can.
-        let reachable: Vec<&crate::diagnose::IllegalMove> = reasons
+        let reachable: Vec<&crate::illegal::IllegalMove> = reasons
             .iter()
-            .filter(|r| !matches!(r, crate::diagnose::IllegalMove::CannotMoveThatWay(_)))
+            .filter(|r| !matches!(r, crate::illegal::IllegalMove::CannotMoveThatWay(_)))
             .collect();
         match (reachable.as_slice(), reasons.as_slice()) {
             ([only], _) => Some((*only).clone()),

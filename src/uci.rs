@@ -1,23 +1,16 @@
 //! UCI move text (`e2e4`, `e7e8q`): parsing, printing and matching against the position.
 
+// `Game` names the castling mode by this path.
+pub use crate::moves::CastlingMode;
+
 use std::fmt;
 use std::str::FromStr;
 
-use crate::diagnose::IllegalMove;
+use crate::illegal::IllegalMove;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Square};
-
-/// How castling is written in UCI.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum CastlingMode {
-    /// King to its destination (`e1g1`); king-takes-rook (`e1h1`) is accepted too.
-    #[default]
-    Standard,
-    /// King takes its own rook (`e1h1`), the only unambiguous form in Chess960.
-    Chess960,
-}
 
 /// A move as UCI text says it: squares and a promotion letter, not yet checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,11 +11,11 @@
 //! `scripts/differential` runs the ignored test; `DIFF_POSITIONS=N` and `DIFF_SEED=S`
 //! scale and vary it. The default test run compares a small slice.
 
+use arbiter::moves::CastlingMode;
 use arbiter::moves::{Move, MoveKind};
 use arbiter::perft::perft;
 use arbiter::position::Position;
 use arbiter::role::Role;
-use arbiter::uci::CastlingMode;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, Position as _};
 

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use arbiter::color::Color;
 use arbiter::game::Game;
+use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
 use arbiter::protocol::{Reply, Session};
-use arbiter::uci::CastlingMode;
 use proptest::prelude::*;
 use serde_json::Value;
 

@@ -18,11 +18,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arbiter::game::{Game, State};
+use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
 use arbiter::pgn::database::{self, Config, Source, Target};
 use arbiter::position::Position;
 use arbiter::protocol::{Reply, Session};
-use arbiter::uci::CastlingMode;
 use proptest::prelude::*;
 
 use crate::differential::{chess960_fen, Rng};

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use arbiter::game::Game;
+use arbiter::moves::CastlingMode;
 use arbiter::pgn::writer::write_game;
 use arbiter::pgn::Tags;
 use arbiter::position::Position;
-use arbiter::uci::CastlingMode;
 
 use crate::differential::Rng;
 use crate::reference::{find_tool, python_with, search_path, skip};

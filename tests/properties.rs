@@ -17,10 +17,11 @@
 //! `PROPTEST_CASES=N` runs N games per property instead of the default.
 
 use arbiter::game::{Game, Status};
+use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
 use arbiter::position::Position;
 use arbiter::protocol::{Reply, Session};
-use arbiter::uci::{CastlingMode, UciMove};
+use arbiter::uci::UciMove;
 use proptest::prelude::*;
 
 /// Start positions: (FEN, Chess960).

@@ -8,10 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use arbiter::game::Game;
+use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
 use arbiter::protocol::{Reply, Session, MAX_LINE};
 use arbiter::role::Role;
-use arbiter::uci::CastlingMode;
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 

@@ -2,14 +2,15 @@
 //! rule, one refusal or one piece of notation, with the exact expected value.
 
 use arbiter::color::Color;
-use arbiter::diagnose::IllegalMove;
 use arbiter::fen::{CastlingToken, FenError, ParseFenError, PositionError};
+use arbiter::illegal::IllegalMove;
+use arbiter::moves::CastlingMode;
 use arbiter::moves::{Move, MoveKind};
 use arbiter::position::Position;
 use arbiter::role::Role;
 use arbiter::san::SanError;
 use arbiter::square::{File, Rank, Square};
-use arbiter::uci::{CastlingMode, UciMove};
+use arbiter::uci::UciMove;
 
 const STANDARD: CastlingMode = CastlingMode::Standard;
 const CHESS960: CastlingMode = CastlingMode::Chess960;

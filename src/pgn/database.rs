@@ -14,9 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::game::DrawnAt;
+use crate::moves::CastlingMode;
 use crate::position::Position;
-use crate::protocol::ProtocolError;
-use crate::uci::CastlingMode;
 
 use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
@@ -234,11 +233,7 @@ fn write_epd(out: &mut Vec<u8>, pos: &Position, scratch: &mut String) {
 /// The verdict on a game that cannot be loaded: the protocol's code and words, with
 /// the ply and move written `ply 5 Ke3: ...`.
 fn verdict_of(error: GameError) -> Verdict {
-    let inner = match ProtocolError::from_game(0, error, CastlingMode::Standard) {
-        ProtocolError::InGame(_, inner) => *inner,
-        other => other,
-    };
-    let at = match (inner.ply(), inner.move_ref()) {
+    let at = match (error.ply(), error.move_ref()) {
         (Some(ply), Some(at)) if at.variation => {
             Some(format!("ply {ply} {} (in a variation)", at.text))
         }
@@ -247,10 +242,10 @@ fn verdict_of(error: GameError) -> Verdict {
         (None, _) => None,
     };
     Verdict::Error {
-        code: inner.code(),
+        code: error.code(),
         why: match at {
-            Some(_) => inner.reason().to_string(),
-            None => inner.to_string(),
+            Some(_) => error.reason().to_string(),
+            None => error.to_string(),
         },
         at,
     }

@@ -16,7 +16,6 @@
 pub mod database;
 pub mod reader;
 pub mod replay;
-pub(crate) mod scan;
 pub mod stream;
 pub mod tags;
 pub mod writer;

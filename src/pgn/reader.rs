@@ -16,7 +16,8 @@ use std::fmt;
 
 use memchr::{memchr, memchr2, memmem};
 
-use super::scan;
+use crate::scan;
+
 use super::tags::describe_char;
 
 /// The result token that ends a game's movetext.

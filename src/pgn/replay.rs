@@ -4,15 +4,16 @@
 
 use std::fmt;
 
-use crate::fen::FenError;
+use crate::fen::{FenError, PositionError};
 use crate::game::{resolve_move, DrawnAt, Game, MoveError, State, Status};
+use crate::moves::CastlingMode;
 use crate::position::Position;
-use crate::uci::CastlingMode;
 
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, first_control, Tags};
 use super::writer::{outcome_of, Movetext};
 use crate::excerpt::Excerpt;
+use crate::refusal::{MoveRef, Refusal};
 
 /// Why the result of a game cannot stand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,20 +61,10 @@ pub enum GameError {
     MissingFen,
     /// A `Variant` other than standard chess or Chess960.
     Variant(String),
-    /// A move that cannot be played, with its ply counted from 1 and its text.
-    Move {
-        ply: usize,
-        text: String,
-        error: MoveError,
-        variation: bool,
-    },
-    /// `--` or `Z0` in the main line, or in a variation where the side to move is in
-    /// check.
-    NullMove {
-        ply: usize,
-        text: String,
-        variation: bool,
-    },
+    /// A move that cannot be played (a null move among them: `--` or `Z0` in the main
+    /// line, or in a variation where the side to move is in check), with its ply
+    /// counted from 1 and its text, and why.
+    Move(MoveRef, Refusal),
     /// A variation where no move stands before it to be replaced.
     VariationFirst {
         ply: usize,
@@ -81,28 +72,79 @@ pub enum GameError {
     Result(ResultError),
 }
 
+impl GameError {
+    /// The stable code, as the protocol answers it.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            GameError::Syntax(SyntaxError::TooLong(_)) => "game-too-long",
+            GameError::Syntax(_) | GameError::VariationFirst { .. } => "pgn-syntax",
+            GameError::Fen(_) | GameError::MissingFen => "bad-fen",
+            GameError::Variant(_) => "bad-variant",
+            GameError::Move(_, why) => why.code(),
+            GameError::Result(_) => "bad-result",
+        }
+    }
+
+    /// The ply the error is about, when it names one.
+    pub fn ply(&self) -> Option<usize> {
+        match self {
+            GameError::Move(at, _) => at.ply,
+            GameError::VariationFirst { ply } => Some(*ply),
+            _ => None,
+        }
+    }
+
+    /// The move the error is about, when it names one.
+    pub fn move_ref(&self) -> Option<&MoveRef> {
+        match self {
+            GameError::Move(at, _) => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The message without the move or ply it names: what follows `ply 5 (Ke3): `.
+    pub fn reason(&self) -> GameReason<'_> {
+        GameReason(self)
+    }
+}
+
+/// The whole message: `ply 5 (Ke3): ` and the reason for an error at a ply.
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Syntax(e) => e.fmt(f),
-            GameError::Fen(e) => write!(f, "the FEN tag: {e}"),
+            GameError::Move(at, why) => write!(f, "{at}: {why}"),
+            GameError::VariationFirst { ply } => write!(f, "ply {ply}: {}", self.reason()),
+            _ => self.reason().fmt(f),
+        }
+    }
+}
+
+/// A game error's message without the move or ply it names (`GameError::reason`); for
+/// an error that names none, the whole message.
+pub struct GameReason<'a>(&'a GameError);
+
+impl fmt::Display for GameReason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            GameError::Syntax(why) => write!(f, "{why}"),
+            GameError::Fen(why @ FenError::Position(PositionError::Chess960Castling { .. })) => {
+                write!(
+                    f,
+                    "the FEN tag: {why}; a Chess960 game needs the tag [Variant \"Chess960\"]"
+                )
+            }
+            GameError::Fen(why) => write!(f, "the FEN tag: {why}"),
             GameError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
-            GameError::Variant(v) => write!(
+            GameError::Variant(variant) => write!(
                 f,
                 "variant '{}' is not played here (only standard chess and Chess960)",
-                Excerpt(v)
+                Excerpt(variant)
             ),
-            GameError::Move { .. } => f.write_str("a move cannot be played"),
-            GameError::NullMove {
-                variation: false, ..
-            } => f.write_str("a null move is no move of chess"),
-            GameError::NullMove {
-                variation: true, ..
-            } => f.write_str("a null move while in check"),
+            GameError::Move(_, why) => write!(f, "{why}"),
             GameError::VariationFirst { .. } => {
                 f.write_str("a variation stands before any move it could replace")
             }
-            GameError::Result(e) => e.fmt(f),
+            GameError::Result(why) => write!(f, "{why}"),
         }
     }
 }
@@ -212,6 +254,15 @@ const SHAPING_TAGS: u64 = 1 << 20 | 1 << 21 | 1 << 22 | 1 << 6;
 
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The move at `ply` (in a variation or not) whose text is `text`.
+fn at(ply: usize, text: String, variation: bool) -> MoveRef {
+    MoveRef {
+        text,
+        ply: Some(ply),
+        variation,
+    }
 }
 
 /// Whether a `Variant` tag names Chess960 (`Some(true)`), standard chess
@@ -445,12 +496,9 @@ impl Replayer {
     #[inline(never)]
     fn main_move_failed(&mut self, san: &[u8], error: MoveError) {
         let ply = self.game.moves().len() + 1;
-        self.fail(GameError::Move {
-            ply,
-            text: text_of(san),
-            error,
-            variation: false,
-        })
+        let text = text_of(san);
+        let why = Refusal::of(error, &text, self.game.mode());
+        self.fail(GameError::Move(at(ply, text, false), why))
     }
 
     #[inline(never)]
@@ -492,12 +540,9 @@ impl Replayer {
             }
             Err(error) => {
                 let ply = frame.ply;
-                self.fail(GameError::Move {
-                    ply,
-                    text: text_of(san),
-                    error,
-                    variation: true,
-                })
+                let text = text_of(san);
+                let why = Refusal::of(error, &text, mode);
+                self.fail(GameError::Move(at(ply, text, true), why))
             }
         }
     }
@@ -588,11 +633,8 @@ impl Visitor for Replayer {
         }
         let Some(frame) = self.frames.last_mut() else {
             let ply = self.game.moves().len() + 1;
-            self.fail(GameError::NullMove {
-                ply,
-                text: text_of(text),
-                variation: false,
-            });
+            let at = at(ply, text_of(text), false);
+            self.fail(GameError::Move(at, Refusal::NullMove));
             return;
         };
         let pos = frame.position;
@@ -607,11 +649,9 @@ impl Visitor for Replayer {
             }
             None => {
                 let ply = frame.ply;
-                self.fail(GameError::NullMove {
-                    ply,
-                    text: text_of(text),
-                    variation: true,
-                });
+                let at = at(ply, text_of(text), true);
+                let why = Refusal::Illegal("a null move while in check".to_string());
+                self.fail(GameError::Move(at, why));
             }
         }
     }
@@ -768,11 +808,14 @@ mod tests {
         assert!(
             matches!(
                 error,
-                GameError::Move {
-                    ply: 6,
-                    variation: true,
-                    ..
-                }
+                GameError::Move(
+                    MoveRef {
+                        ply: Some(6),
+                        variation: true,
+                        ..
+                    },
+                    _
+                )
             ),
             "{error:?}"
         );
@@ -894,11 +937,14 @@ mod tests {
     fn null_moves_are_refused_in_the_main_line_only() {
         assert!(matches!(
             load("1. e4 -- 2. d4 *").unwrap_err(),
-            GameError::NullMove {
-                ply: 2,
-                variation: false,
-                ..
-            }
+            GameError::Move(
+                MoveRef {
+                    ply: Some(2),
+                    variation: false,
+                    ..
+                },
+                Refusal::NullMove
+            )
         ));
         let loaded = load("1. e4 e5 (1... -- 2. d4) 2. Nf3 *").unwrap();
         assert_eq!(loaded.game.moves().len(), 3);

@@ -208,7 +208,7 @@ pub fn decode(bytes: &[u8]) -> String {
 /// `decode` reads them. Plain ASCII, nearly every value and comment, is told at once.
 #[inline(always)]
 pub fn first_control(bytes: &[u8], allowed: &[char]) -> Option<char> {
-    if super::scan::all_printable(bytes) {
+    if crate::scan::all_printable(bytes) {
         return None;
     }
     first_control_in_any(bytes, allowed)
@@ -220,7 +220,7 @@ fn first_control_in_any(bytes: &[u8], allowed: &[char]) -> Option<char> {
     // A comment that spans lines has a line break or two in a long printable text:
     // the bytes are looked at a word at a time up to each one.
     let mut at = 0;
-    while let Some(i) = super::scan::first_odd(&bytes[at..]) {
+    while let Some(i) = crate::scan::first_odd(&bytes[at..]) {
         let b = bytes[at + i];
         if b >= 0x80 {
             return decoded_chars(&bytes[at + i..]).find(control);

@@ -58,7 +58,7 @@ pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Positio
 /// A game in export format: tags, movetext, result.
 pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
     let result = outcome_of(&game.status());
-    let chess960 = game.mode() == crate::uci::CastlingMode::Chess960;
+    let chess960 = game.mode() == crate::moves::CastlingMode::Chess960;
     write_tags(out, tags, result, game.base(), chess960);
     let mut text = Movetext::new();
     let mut pos = *game.base();
@@ -219,7 +219,7 @@ fn decimal_width(mut n: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uci::CastlingMode;
+    use crate::moves::CastlingMode;
 
     fn game_of(fen: Option<&str>, moves: &str, mode: CastlingMode) -> Game {
         let base = fen.map_or(Position::startpos(), |f| Position::from_fen(f).unwrap());

@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::role::Role;
 use crate::square::Square;
 
-use super::answer::write_board_facts;
+use super::text::write_board_facts;
 
 /// How `d` draws the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

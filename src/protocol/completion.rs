@@ -13,8 +13,8 @@ use crate::position::Position;
 use crate::square::Square;
 use crate::uci::CastlingMode;
 
-use super::answer::{OptionKind, OPTIONS};
 use super::command::KEYWORDS;
+use super::options::{OptionKind, OPTIONS};
 use super::prefix::Version;
 use super::session::Session;
 

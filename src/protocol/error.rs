@@ -3,35 +3,14 @@
 use std::fmt;
 
 use crate::color::Color;
-use crate::diagnose::IllegalMove;
 use crate::excerpt::{Excerpt, PathExcerpt};
 use crate::fen::{FenError, PositionError};
 use crate::game::{MoveError, Status};
-use crate::pgn::{GameError, ResultError, SyntaxError};
-use crate::san::SanError;
-use crate::uci::CastlingMode;
+use crate::moves::CastlingMode;
+use crate::pgn::GameError;
+use crate::refusal::{MoveRef, Refusal};
 
-use super::prefix::{GameName, Version};
-
-/// Which move an error is about: a `move` argument, or one ply of a `position` list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveRef {
-    pub text: String,
-    /// The 1-based index in a `position ... moves` list, or the ply of a PGN game.
-    pub ply: Option<usize>,
-    /// Whether the move stands in a variation of a PGN game.
-    pub variation: bool,
-}
-
-impl fmt::Display for MoveRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.ply, self.variation) {
-            (Some(ply), false) => write!(f, "ply {ply} ({})", Excerpt(&self.text)),
-            (Some(ply), true) => write!(f, "ply {ply} ({}, in a variation)", Excerpt(&self.text)),
-            (None, _) => write!(f, "{}", Excerpt(&self.text)),
-        }
-    }
-}
+use super::name::{GameName, NameError, Version};
 
 /// What is wrong with the bytes of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,21 +29,13 @@ pub enum ProtocolError {
     NoCommand,
     /// The command's arguments are missing, extra or malformed; the text says which.
     BadArgument(String),
+    /// A `game <name>` or `if <version>` prefix that cannot be read.
+    Name(NameError),
     BadFen(FenError),
-    /// Move text that is neither UCI nor SAN.
-    BadMove(MoveRef),
-    /// Move text that would be SAN with an upper-case piece letter (`nf3`).
-    LowerCasePiece(MoveRef),
-    /// A move, resignation, draw or claim when the game already has a result.
-    GameOver(Option<MoveRef>, Status),
-    NoPiece(MoveRef, IllegalMove),
-    NotYourTurn(MoveRef, IllegalMove),
-    /// A pawn move to the last rank that does not say what the pawn becomes.
-    PromotionRequired(MoveRef),
-    /// The reason, in a player's words.
-    IllegalMove(MoveRef, String),
-    /// The legal moves the SAN could mean, in UCI.
-    AmbiguousMove(MoveRef, Vec<String>),
+    /// A move that cannot be played, and why.
+    Move(MoveRef, Refusal),
+    /// A resignation, draw or claim when the game already has a result.
+    GameOver(Status),
     NothingToUndo,
     /// Undo after a resignation, agreement or claim.
     ResultFinal(Status),
@@ -74,14 +45,8 @@ pub enum ProtocolError {
     LineTooLong(usize),
     /// Bytes that are no command text: invalid UTF-8 or control characters.
     BadInput(BadInput),
-    /// An error about one game of a PGN file (counted from 1).
-    InGame(usize, Box<ProtocolError>),
-    /// The file's text is not PGN.
-    PgnSyntax(SyntaxError),
-    /// A variation before any move it could replace, at this ply.
-    VariationFirst(usize),
-    /// A game longer than the reader holds (the limit in bytes).
-    GameTooLong(usize),
+    /// A game of a PGN file (counted from 1) that cannot be loaded.
+    InGame(usize, GameError),
     /// Fewer games in the file than the number asked for.
     NoSuchGame {
         path: String,
@@ -97,16 +62,6 @@ pub enum ProtocolError {
         path: String,
         reason: String,
     },
-    /// A `Variant` tag naming neither standard chess nor Chess960.
-    BadVariant(String),
-    /// A result the final position contradicts (or the tag and token disagree).
-    BadResult(ResultError),
-    /// The `FEN` tag of a game is no legal position for its variant.
-    BadFenTag(FenError),
-    /// `SetUp "1"` without a `FEN` tag.
-    MissingFen,
-    /// `--` or `Z0` where a move must be.
-    NullMove(MoveRef),
     /// A command for a named game that is not open.
     UnknownGame(GameName),
     /// `if <expected>` on a game at another version.
@@ -132,33 +87,20 @@ impl ProtocolError {
     pub const fn code(&self) -> &'static str {
         match self {
             ProtocolError::UnknownCommand(_) | ProtocolError::NoCommand => "unknown-command",
-            ProtocolError::BadArgument(_) => "bad-argument",
+            ProtocolError::BadArgument(_) | ProtocolError::Name(_) => "bad-argument",
             ProtocolError::BadFen(_) => "bad-fen",
-            ProtocolError::BadMove(_) | ProtocolError::LowerCasePiece(_) => "bad-move",
-            ProtocolError::GameOver(..) => "game-over",
-            ProtocolError::NoPiece(..) => "no-piece",
-            ProtocolError::NotYourTurn(..) => "not-your-turn",
-            ProtocolError::PromotionRequired(_) => "promotion-required",
-            ProtocolError::IllegalMove(..) => "illegal-move",
-            ProtocolError::AmbiguousMove(..) => "ambiguous-move",
+            ProtocolError::Move(_, why) => why.code(),
+            ProtocolError::GameOver(_) => "game-over",
             ProtocolError::NothingToUndo => "nothing-to-undo",
             ProtocolError::ResultFinal(_) => "result-final",
             ProtocolError::NoClaim => "no-claim",
             ProtocolError::BadOption(_) => "bad-option",
             ProtocolError::LineTooLong(_) => "line-too-long",
             ProtocolError::BadInput(_) => "bad-input",
-            ProtocolError::InGame(_, inner) => inner.code(),
-            ProtocolError::PgnSyntax(SyntaxError::TooLong(_)) | ProtocolError::GameTooLong(_) => {
-                "game-too-long"
-            }
-            ProtocolError::PgnSyntax(_) | ProtocolError::VariationFirst(_) => "pgn-syntax",
+            ProtocolError::InGame(_, why) => why.code(),
             ProtocolError::NoSuchGame { .. } => "no-such-game",
             ProtocolError::UnreadableFile { .. } => "unreadable-file",
             ProtocolError::UnwritableFile { .. } => "unwritable-file",
-            ProtocolError::BadVariant(_) => "bad-variant",
-            ProtocolError::BadResult(_) => "bad-result",
-            ProtocolError::BadFenTag(_) | ProtocolError::MissingFen => "bad-fen",
-            ProtocolError::NullMove(_) => "bad-move",
             ProtocolError::UnknownGame(_) => "unknown-game",
             ProtocolError::StaleVersion { .. } => "stale-version",
             ProtocolError::TooManyGames(_) => "too-many-games",
@@ -172,101 +114,15 @@ impl ProtocolError {
     /// The move the error is about, when it names one.
     pub fn move_ref(&self) -> Option<&MoveRef> {
         match self {
-            ProtocolError::BadMove(at)
-            | ProtocolError::LowerCasePiece(at)
-            | ProtocolError::GameOver(Some(at), _)
-            | ProtocolError::NoPiece(at, _)
-            | ProtocolError::NotYourTurn(at, _)
-            | ProtocolError::NotYourSeat(at, _)
-            | ProtocolError::PromotionRequired(at)
-            | ProtocolError::IllegalMove(at, _)
-            | ProtocolError::AmbiguousMove(at, _)
-            | ProtocolError::NullMove(at) => Some(at),
+            ProtocolError::Move(at, _) | ProtocolError::NotYourSeat(at, _) => Some(at),
             _ => None,
         }
     }
 
-    /// The ply an error of a PGN game is about, when it names one.
-    pub fn ply(&self) -> Option<usize> {
-        match self {
-            ProtocolError::VariationFirst(ply) => Some(*ply),
-            other => other.move_ref().and_then(|at| at.ply),
-        }
-    }
-
-    /// The message without the move or ply it names: what follows `ply 5 (Ke3): `.
-    pub fn reason(&self) -> Reason<'_> {
-        Reason(self)
-    }
-
-    /// Whether the message starts with a ply reference (`ply 5 (Ke3): ...`).
-    fn names_a_move(&self) -> bool {
-        self.ply().is_some()
-    }
-
-    /// The protocol error for a game of a PGN file that cannot be loaded.
-    pub fn from_game(game: usize, error: GameError, mode: CastlingMode) -> ProtocolError {
-        let at = |ply, text, variation| MoveRef {
-            text,
-            ply: Some(ply),
-            variation,
-        };
-        let inner = match error {
-            GameError::Syntax(why) => ProtocolError::PgnSyntax(why),
-            GameError::Fen(why) => ProtocolError::BadFenTag(why),
-            GameError::MissingFen => ProtocolError::MissingFen,
-            GameError::Variant(v) => ProtocolError::BadVariant(v),
-            GameError::Move {
-                ply,
-                text,
-                error,
-                variation,
-            } => ProtocolError::from_move(error, at(ply, text, variation), mode),
-            GameError::NullMove {
-                ply,
-                text,
-                variation: false,
-            } => ProtocolError::NullMove(at(ply, text, false)),
-            GameError::NullMove {
-                ply,
-                text,
-                variation: true,
-            } => ProtocolError::IllegalMove(
-                at(ply, text, true),
-                "a null move while in check".to_string(),
-            ),
-            GameError::VariationFirst { ply } => ProtocolError::VariationFirst(ply),
-            GameError::Result(why) => ProtocolError::BadResult(why),
-        };
-        ProtocolError::InGame(game, Box::new(inner))
-    }
-
     /// The protocol error for a move that cannot be played.
     pub fn from_move(error: MoveError, at: MoveRef, mode: CastlingMode) -> ProtocolError {
-        match error {
-            MoveError::Syntax if crate::san::is_lower_case_piece(&at.text) => {
-                ProtocolError::LowerCasePiece(at)
-            }
-            MoveError::Syntax => ProtocolError::BadMove(at),
-            MoveError::GameOver(status) => ProtocolError::GameOver(Some(at), status),
-            MoveError::Uci(why @ IllegalMove::NoPiece(_)) => ProtocolError::NoPiece(at, why),
-            MoveError::Uci(why @ IllegalMove::NotYourTurn(..)) => {
-                ProtocolError::NotYourTurn(at, why)
-            }
-            MoveError::Uci(IllegalMove::PromotionRequired)
-            | MoveError::San(SanError::PromotionRequired) => ProtocolError::PromotionRequired(at),
-            MoveError::Uci(why) => ProtocolError::IllegalMove(at, why.to_string()),
-            MoveError::San(SanError::Ambiguous(candidates)) => {
-                let mut candidates: Vec<String> = candidates
-                    .iter()
-                    .map(|m| m.to_uci(mode).to_string())
-                    .collect();
-                candidates.sort();
-                ProtocolError::AmbiguousMove(at, candidates)
-            }
-            MoveError::SanIllegal(why) => ProtocolError::IllegalMove(at, why.to_string()),
-            MoveError::San(why) => ProtocolError::IllegalMove(at, why.to_string()),
-        }
+        let why = Refusal::of(error, &at.text, mode);
+        ProtocolError::Move(at, why)
     }
 }
 
@@ -280,6 +136,7 @@ impl fmt::Display for ProtocolError {
                 f.write_str("a request id needs a command after it (help lists them)")
             }
             ProtocolError::BadArgument(why) => f.write_str(why),
+            ProtocolError::Name(why) => write!(f, "{why}"),
             ProtocolError::BadFen(
                 why @ FenError::Position(PositionError::Chess960Castling { .. }),
             ) => write!(
@@ -287,17 +144,11 @@ impl fmt::Display for ProtocolError {
                 "{why}; for a Chess960 position send setoption name UCI_Chess960 value true (or start with --chess960)"
             ),
             ProtocolError::BadFen(why) => write!(f, "{why}"),
-            ProtocolError::BadMove(at)
-            | ProtocolError::LowerCasePiece(at)
-            | ProtocolError::GameOver(Some(at), _)
-            | ProtocolError::NoPiece(at, _)
-            | ProtocolError::NotYourTurn(at, _)
-            | ProtocolError::NotYourSeat(at, _)
-            | ProtocolError::PromotionRequired(at)
-            | ProtocolError::IllegalMove(at, _)
-            | ProtocolError::AmbiguousMove(at, _)
-            | ProtocolError::NullMove(at) => write!(f, "{at}: {}", self.reason()),
-            ProtocolError::GameOver(None, status) => write!(f, "the game is over ({status})"),
+            ProtocolError::Move(at, why) => write!(f, "{at}: {why}"),
+            ProtocolError::NotYourSeat(at, seat) => {
+                write!(f, "{at}: it is {}'s turn, not {seat}'s", seat.other())
+            }
+            ProtocolError::GameOver(status) => write!(f, "the game is over ({status})"),
             ProtocolError::NothingToUndo => f.write_str("no move has been played"),
             ProtocolError::ResultFinal(status) => {
                 write!(f, "the result is final ({status}) and cannot be undone")
@@ -315,14 +166,11 @@ impl fmt::Display for ProtocolError {
             ProtocolError::BadInput(BadInput::Control) => {
                 f.write_str("the line holds a control character and was skipped")
             }
-            // A move error names its ply: `game 2 ply 5 (Ke3): ...`.
-            ProtocolError::InGame(game, inner) if inner.names_a_move() => {
-                write!(f, "game {game} {inner}")
+            // An error at a ply names it: `game 2 ply 5 (Ke3): ...`.
+            ProtocolError::InGame(game, why) if why.ply().is_some() => {
+                write!(f, "game {game} {why}")
             }
-            ProtocolError::InGame(game, inner) => write!(f, "game {game}: {inner}"),
-            ProtocolError::PgnSyntax(why) => write!(f, "{why}"),
-            ProtocolError::VariationFirst(ply) => write!(f, "ply {ply}: {}", self.reason()),
-            ProtocolError::GameTooLong(limit) => write!(f, "the game is longer than {limit} bytes"),
+            ProtocolError::InGame(game, why) => write!(f, "game {game}: {why}"),
             ProtocolError::NoSuchGame {
                 path,
                 wanted,
@@ -338,20 +186,6 @@ impl fmt::Display for ProtocolError {
             ProtocolError::UnwritableFile { path, reason } => {
                 write!(f, "cannot write {}: {reason}", PathExcerpt(path))
             }
-            ProtocolError::BadVariant(variant) => write!(
-                f,
-                "variant '{}' is not played here (only standard chess and Chess960)",
-                Excerpt(variant)
-            ),
-            ProtocolError::BadResult(why) => write!(f, "{why}"),
-            ProtocolError::BadFenTag(
-                why @ FenError::Position(PositionError::Chess960Castling { .. }),
-            ) => write!(
-                f,
-                "the FEN tag: {why}; a Chess960 game needs the tag [Variant \"Chess960\"]"
-            ),
-            ProtocolError::BadFenTag(why) => write!(f, "the FEN tag: {why}"),
-            ProtocolError::MissingFen => f.write_str("the SetUp tag is 1 but there is no FEN tag"),
             ProtocolError::UnknownGame(name) => write!(
                 f,
                 "no game named {name} is open (position or ucinewgame creates it)"
@@ -376,44 +210,10 @@ impl fmt::Display for ProtocolError {
     }
 }
 
-/// An error's message without the move or ply it names (`ProtocolError::reason`); for
-/// an error that names none, the whole message.
-pub struct Reason<'a>(&'a ProtocolError);
+impl std::error::Error for ProtocolError {}
 
-impl fmt::Display for Reason<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            ProtocolError::BadMove(_) => {
-                f.write_str("not a move in UCI (e2e4, e7e8q) or SAN (Nf3, O-O, e8=Q)")
-            }
-            ProtocolError::LowerCasePiece(_) => {
-                f.write_str("in SAN the piece letter is upper-case (Nf3, Qxd8; b is a pawn's file)")
-            }
-            ProtocolError::GameOver(Some(_), status) => {
-                write!(f, "the game is over ({status})")
-            }
-            ProtocolError::NoPiece(_, why) | ProtocolError::NotYourTurn(_, why) => {
-                write!(f, "{why}")
-            }
-            ProtocolError::NotYourSeat(_, seat) => {
-                write!(f, "it is {}'s turn, not {seat}'s", seat.other())
-            }
-            ProtocolError::PromotionRequired(_) => f.write_str(
-                "a pawn reaching the last rank must say what it becomes (e7e8q or e8=Q)",
-            ),
-            ProtocolError::IllegalMove(_, why) => f.write_str(why),
-            ProtocolError::AmbiguousMove(_, candidates) => match candidates.split_last() {
-                Some((last, [])) => write!(f, "could be {last} or another move"),
-                Some((last, rest)) => write!(f, "could be {} or {last}", rest.join(", ")),
-                None => f.write_str("matches more than one legal move"),
-            },
-            ProtocolError::NullMove(_) => f.write_str("a null move (-- or Z0) is no move of chess"),
-            ProtocolError::VariationFirst(_) => {
-                f.write_str("a variation stands before any move it could replace")
-            }
-            other => write!(f, "{other}"),
-        }
+impl From<NameError> for ProtocolError {
+    fn from(error: NameError) -> ProtocolError {
+        ProtocolError::Name(error)
     }
 }
-
-impl std::error::Error for ProtocolError {}

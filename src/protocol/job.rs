@@ -4,9 +4,9 @@
 
 use std::sync::atomic::AtomicBool;
 
+use crate::moves::CastlingMode;
 use crate::perft;
 use crate::position::Position;
-use crate::uci::CastlingMode;
 
 use super::answer::Answer;
 

@@ -16,10 +16,9 @@ use crate::describe::CastleSide;
 use crate::position::Position;
 use crate::square::Square;
 
-use super::answer::{
-    Answer, Header, MoveDetail, OptionKind, Reply, Standing, UciOption, AUTHOR, HELP, OPTIONS,
-};
+use super::answer::{Answer, Header, MoveDetail, Reply, Standing, AUTHOR, HELP};
 use super::error::ProtocolError;
+use super::options::{OptionKind, UciOption, OPTIONS};
 
 /// Writes a reply as one JSON line; nothing for a silent reply.
 pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::Result<()> {

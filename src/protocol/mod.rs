@@ -3,8 +3,9 @@
 //! `request` splits off a line's `@<id>`, `prefix` its `game <name>` and
 //! `if <version>`, `command` parses the rest into a typed
 //! `Command`, `session` executes it against the game (handing back long work as a `job`),
-//! `answer` formats every answer as text and `json` as JSON Lines, `error` holds the
-//! stable error codes, and `stream` reads lines from a byte stream, runs long work on a
+//! `answer` holds every answer as a value, `text` prints it as text and `json` as JSON
+//! Lines (`print` picks the one asked for), `options` the options and their limits,
+//! `name` games' names and versions, `error` the stable error codes, and `stream` reads lines from a byte stream, runs long work on a
 //! worker thread and writes answers with sensible flushing.
 //! For the REPL: `help` holds the help of each command, `completion` the Tab
 //! completion, `board` the coloured board of `d`.
@@ -17,10 +18,14 @@ pub mod error;
 pub mod help;
 pub mod job;
 pub mod json;
+pub mod name;
+pub mod options;
 pub mod prefix;
+mod print;
 pub mod request;
 pub mod session;
 pub mod stream;
+pub mod text;
 
 pub use answer::{Answer, Format, Header, Reply};
 pub use board::BoardStyle;

@@ -7,23 +7,24 @@ use std::sync::LazyLock;
 use indexmap::IndexMap;
 
 use crate::color::Color;
-use crate::excerpt::Excerpt;
 use crate::fen::FenError;
 use crate::game::{resolve_move, Game, MoveError};
+use crate::moves::CastlingMode;
 use crate::moves::Move;
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
+use crate::refusal::MoveRef;
 use crate::square::Square;
-use crate::uci::{CastlingMode, UciMove};
+use crate::uci::UciMove;
 
-use super::answer::{
-    Answer, Format, MoveDetail, Reply, Standing, DEFAULT_MAX_GAMES, MAX_MAX_GAMES, MAX_THREADS,
-};
+use super::answer::{Answer, Format, MoveDetail, Reply, Standing};
 use super::command::{move_words, Command, OfferStep, Start};
-use super::error::{BadInput, MoveRef, ProtocolError};
+use super::error::{BadInput, ProtocolError};
 use super::job::{Job, PerftAnswer};
-use super::prefix::{GameName, NameRef, Prefixed, Version};
+use super::name::{GameName, NameRef, Version};
+use super::options::{parse_option, OptionValue, DEFAULT_MAX_GAMES};
+use super::prefix::Prefixed;
 use super::request::Request;
 
 /// The games, the default one and the named ones, and the options that shape the next
@@ -228,7 +229,7 @@ impl Session {
         }
         let prefixed = match Prefixed::split(text) {
             Ok(prefixed) => prefixed,
-            Err(e) => return (error(e), address),
+            Err(e) => return (error(e.into()), address),
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
@@ -722,7 +723,7 @@ impl Record {
     fn refuse_if_over(&self) -> Result<(), ProtocolError> {
         let status = self.game.status();
         if status.is_over() {
-            return Err(ProtocolError::GameOver(None, status));
+            return Err(ProtocolError::GameOver(status));
         }
         Ok(())
     }
@@ -758,7 +759,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
     }
     replayer
         .load()
-        .map_err(|e| ProtocolError::from_game(number, e, settings.mode()))
+        .map_err(|e| ProtocolError::InGame(number, e))
 }
 
 /// The game a `position` command describes, built aside so that a bad FEN or move
@@ -816,7 +817,7 @@ pub(crate) fn has_control(line: &str) -> bool {
     // Every command line is checked, and a named game's line is twice as long as the
     // default game's: printable ASCII is recognised 8 bytes at a time, as in PGN text.
     // Anything else (a tab, a byte above 0x7e) goes on to the exact test by characters.
-    let plain = crate::pgn::scan::all_printable(line.as_bytes());
+    let plain = crate::scan::all_printable(line.as_bytes());
     if plain {
         return false;
     }
@@ -828,67 +829,6 @@ fn at(text: &str, ply: Option<usize>) -> MoveRef {
         text: text.to_string(),
         ply,
         variation: false,
-    }
-}
-
-/// A new value of one option.
-enum OptionValue {
-    Chess960(bool),
-    Threads(u32),
-    Json(bool),
-    MaxGames(u32),
-}
-
-/// The option `setoption` names, with its new value. Names and values are
-/// case-insensitive.
-fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValue, ProtocolError> {
-    if name.eq_ignore_ascii_case("UCI_Chess960") {
-        return parse_check("UCI_Chess960", value).map(OptionValue::Chess960);
-    }
-    if name.eq_ignore_ascii_case("JSON") {
-        return parse_check("JSON", value).map(OptionValue::Json);
-    }
-    if name.eq_ignore_ascii_case("Threads") {
-        return match value.map(|v| (v, v.parse::<u32>())) {
-            Some((_, Ok(n))) if n <= MAX_THREADS => Ok(OptionValue::Threads(n)),
-            Some((v, _)) => Err(ProtocolError::BadOption(format!(
-                "Threads is a whole number from 0 (one per core) to {MAX_THREADS}, not '{}'",
-                Excerpt(v)
-            ))),
-            None => Err(ProtocolError::BadOption(
-                "Threads needs a value: a number of threads, or 0 for one per core".to_string(),
-            )),
-        };
-    }
-    if name.eq_ignore_ascii_case("MaxGames") {
-        return match value.map(|v| (v, v.parse::<u32>())) {
-            Some((_, Ok(n))) if n <= MAX_MAX_GAMES => Ok(OptionValue::MaxGames(n)),
-            Some((v, _)) => Err(ProtocolError::BadOption(format!(
-                "MaxGames is a whole number from 0 to {MAX_MAX_GAMES}, not '{v}'"
-            ))),
-            None => Err(ProtocolError::BadOption(
-                "MaxGames needs a value: the most named games open at once".to_string(),
-            )),
-        };
-    }
-    Err(ProtocolError::BadOption(format!(
-        "unknown option '{}' (the options are UCI_Chess960, Threads, JSON and MaxGames)",
-        Excerpt(name)
-    )))
-}
-
-/// The value of a `check` option.
-fn parse_check(name: &str, value: Option<&str>) -> Result<bool, ProtocolError> {
-    match value {
-        Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
-        Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
-        Some(v) => Err(ProtocolError::BadOption(format!(
-            "{name} is true or false, not '{}'",
-            Excerpt(v)
-        ))),
-        None => Err(ProtocolError::BadOption(format!(
-            "{name} needs a value: true or false"
-        ))),
     }
 }
 

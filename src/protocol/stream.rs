@@ -134,37 +134,11 @@ impl<R: Read> LineReader<R> {
     }
 }
 
-/// Where the first `\n` of the bytes is. Command lines are short: the first words (8
-/// bytes) are looked at whole, which finds the end of a move line in two or three
-/// steps where a loop takes one a byte and memchr's vector search first pays its
-/// set-up; a long line (a game sent whole) goes on to memchr.
+/// Where the first `\n` of the bytes is. Command lines are short: the search looks at
+/// the first bytes a word at a time and goes on to memchr for a long line (a game sent
+/// whole).
 pub(super) fn find_newline(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    const NEWLINES: u64 = ONES * b'\n' as u64;
-    let mut at = 0;
-    for _ in 0..4 {
-        let Some(word) = bytes.get(at..at + 8) else {
-            break;
-        };
-        let mut le = [0; 8];
-        le.copy_from_slice(word);
-        // Zero where a byte is `\n`. The lowest byte flagged is the first zero byte
-        // (a flag can be false only above a zero byte, never below one).
-        let x = u64::from_le_bytes(le) ^ NEWLINES;
-        let zero = x.wrapping_sub(ONES) & !x & HIGHS;
-        if zero != 0 {
-            return Some(at + (zero.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    let rest = bytes.get(at..)?;
-    let found = if rest.len() < 8 {
-        rest.iter().position(|&b| b == b'\n')
-    } else {
-        memchr::memchr(b'\n', rest)
-    };
-    found.map(|i| at + i)
+    crate::scan::find1(b'\n', bytes)
 }
 
 fn finish(line: &mut Vec<u8>, too_long: bool) -> Line {

@@ -1,9 +1,10 @@
-//! Byte searches tuned for the short spans of PGN text: a clock comment, a tag value and
-//! a tag line are a few dozen bytes, where the set-up of a vector search costs more than
-//! the search. The first bytes are looked at eight at a time in a `u64`; a longer span
-//! goes on with `memchr`.
+//! Byte searches tuned for short spans: a PGN clock comment, a tag value and a tag line
+//! are a few dozen bytes, and so is a protocol command line, where the set-up of a
+//! vector search costs more than the search. The first bytes are looked at eight at a
+//! time in a `u64`; a longer span goes on with `memchr`. The PGN reader and the
+//! protocol's line reader and control-character check all search through here.
 
-use memchr::memchr2;
+use memchr::{memchr, memchr2};
 
 /// How far the word-at-a-time search looks before it hands over to `memchr`.
 const SHORT: usize = 48;
@@ -136,7 +137,19 @@ pub fn all_printable(hay: &[u8]) -> bool {
 /// The offset of the first `a` in `hay`.
 #[inline(always)]
 pub fn find1(a: u8, hay: &[u8]) -> Option<usize> {
-    find2(a, a, hay)
+    let mut at = 0;
+    while at < SHORT {
+        let Some(word) = word_at(hay, at) else {
+            // Fewer than eight bytes left.
+            return hay.get(at..)?.iter().position(|&c| c == a).map(|i| at + i);
+        };
+        let hits = equal_bytes(word, a);
+        if hits != 0 {
+            return Some(at + (hits.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    memchr(a, hay.get(at..)?).map(|i| at + i)
 }
 
 #[cfg(test)]

@@ -1,0 +1,349 @@
+//! The text protocol's printer: every answer and error as the lines a client reads.
+
+use std::io::{self, Write};
+
+use crate::position::Position;
+use crate::square::Square;
+use crate::uci::UciMove;
+
+use super::answer::{Answer, Header, MoveDetail, Reply, Standing, AUTHOR, HELP};
+use super::help::Topic;
+use super::name::NameRef;
+use super::options::{OptionKind, OPTIONS};
+
+impl Reply {
+    /// Writes the reply's lines as text, if any.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Reply::Silent | Reply::Quit => Ok(()),
+            Reply::Answer(answer) => answer.write_to(out),
+            Reply::Error(error) => writeln!(out, "error {} {error}", error.code()),
+        }
+    }
+}
+
+/// Writes a reply as text, for the request the header names: an id and then the game's
+/// name start every line of the answer (`@7 game g1 readyok`).
+pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::Result<()> {
+    match (header.id, header.game) {
+        (None, None) => reply.write_to(out),
+        _ if matches!(reply, Reply::Silent | Reply::Quit) => Ok(()),
+        (None, Some(game)) if !reply.is_multi_line() => {
+            write_game_prefix(out, game)?;
+            reply.write_to(out)
+        }
+        (id, game) if !reply.is_multi_line() => {
+            write_prefix(out, id, game)?;
+            out.write_all(b" ")?;
+            reply.write_to(out)
+        }
+        (id, game) => {
+            // Written whole, then cut into lines: an answer is many small writes, and a
+            // line is one copy.
+            let mut text = Vec::with_capacity(256);
+            reply.write_to(&mut text)?;
+            for line in text.split_inclusive(|&b| b == b'\n') {
+                write_prefix(out, id, game)?;
+                if line != b"\n" {
+                    out.write_all(b" ")?;
+                }
+                out.write_all(line)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+impl Reply {
+    /// Whether the text answer may have more than one line.
+    fn is_multi_line(&self) -> bool {
+        matches!(
+            self,
+            Reply::Answer(
+                Answer::Uci
+                    | Answer::Board(_)
+                    | Answer::Divide { .. }
+                    | Answer::VerboseMoves(_)
+                    | Answer::Pgn(_)
+                    | Answer::Help
+                    | Answer::HelpOn(_)
+            )
+        )
+    }
+}
+
+/// `@<id>` and `game <name>`, as a text answer's lines start, without the blank after.
+fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<NameRef>) -> io::Result<()> {
+    if let Some(id) = id {
+        out.write_all(b"@")?;
+        out.write_all(id.as_bytes())?;
+    }
+    if let Some(game) = game {
+        if id.is_some() {
+            out.write_all(b" ")?;
+        }
+        out.write_all(b"game ")?;
+        out.write_all(game.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// `game <name> ` in one write: the start of every answer to a server of many games.
+fn write_game_prefix(out: &mut impl Write, game: NameRef) -> io::Result<()> {
+    const GAME: &[u8] = b"game ";
+    let name = game.as_bytes();
+    let mut bytes = [b' '; GAME.len() + super::name::MAX_NAME + 1];
+    let end = GAME.len() + name.len();
+    bytes[..GAME.len()].copy_from_slice(GAME);
+    match bytes.get_mut(GAME.len()..end) {
+        Some(room) => room.copy_from_slice(name),
+        None => return write_prefix(out, None, Some(game)).and_then(|()| out.write_all(b" ")),
+    }
+    out.write_all(&bytes[..=end])
+}
+
+/// Writes a keyword followed by its items, with no trailing blank when there are none.
+fn write_list<T: std::fmt::Display>(
+    out: &mut impl Write,
+    keyword: &str,
+    items: impl IntoIterator<Item = T>,
+) -> io::Result<()> {
+    out.write_all(keyword.as_bytes())?;
+    for item in items {
+        write!(out, " {item}")?;
+    }
+    out.write_all(b"\n")
+}
+
+/// The state fields `status` and `played` print: `checkmate winner white`,
+/// `draw reason fivefold`, `active claimable threefold fifty-move`. Written piece by
+/// piece, without formatting machinery: these are the answers a client asks for after
+/// every move.
+pub fn write_status(out: &mut impl Write, standing: &Standing) -> io::Result<()> {
+    let status = &standing.status;
+    out.write_all(status.state.name().as_bytes())?;
+    if let Some(winner) = status.winner {
+        out.write_all(b" winner ")?;
+        out.write_all(winner.name().as_bytes())?;
+    }
+    if let Some(reason) = status.reason {
+        out.write_all(b" reason ")?;
+        out.write_all(reason.name().as_bytes())?;
+    }
+    if let Some(by) = standing.offer {
+        out.write_all(b" offer ")?;
+        out.write_all(by.name().as_bytes())?;
+    }
+    if !status.claims.is_empty() {
+        out.write_all(b" claimable")?;
+        for reason in status.claims.reasons() {
+            out.write_all(b" ")?;
+            out.write_all(reason.name().as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// A square's name, `e4`, as bytes.
+fn square_name(sq: Square) -> [u8; 2] {
+    [sq.file().char() as u8, sq.rank().char() as u8]
+}
+
+/// A blank, a field's name, a blank and a square.
+fn write_square_field(out: &mut impl Write, name: &[u8], sq: Square) -> io::Result<()> {
+    out.write_all(name)?;
+    out.write_all(&square_name(sq))
+}
+
+/// A move's UCI text, `e7e8q`.
+fn write_uci(out: &mut impl Write, uci: &UciMove) -> io::Result<()> {
+    let [a, b] = square_name(uci.from);
+    let [c, d] = square_name(uci.to);
+    match uci.promotion {
+        None => out.write_all(&[a, b, c, d]),
+        Some(role) => out.write_all(&[a, b, c, d, role.lower_char() as u8]),
+    }
+}
+
+/// A move's UCI and SAN, with a blank after each.
+fn write_uci_san(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()> {
+    write_uci(out, &detail.uci)?;
+    out.write_all(b" ")?;
+    out.write_all(detail.san.as_bytes())?;
+    out.write_all(b" ")
+}
+
+/// The fields of a move after its UCI and SAN, as `move` and `moves verbose` print them:
+/// `from e2 to e4 piece pawn`, then those that apply, in this order: `captured <piece>
+/// captured-on <square>`, `promotion <piece>`, `king-to <square>`, `flags <flag>...`,
+/// and `fen <FEN>` last.
+fn write_move_fields(out: &mut impl Write, detail: &MoveDetail) -> io::Result<()> {
+    let f = &detail.facts;
+    write_square_field(out, b"from ", f.from)?;
+    write_square_field(out, b" to ", detail.uci.to)?;
+    out.write_all(b" piece ")?;
+    out.write_all(f.piece.name().as_bytes())?;
+    if let Some((role, square)) = f.captured {
+        out.write_all(b" captured ")?;
+        out.write_all(role.name().as_bytes())?;
+        write_square_field(out, b" captured-on ", square)?;
+    }
+    if let Some(role) = f.promotion {
+        out.write_all(b" promotion ")?;
+        out.write_all(role.name().as_bytes())?;
+    }
+    if let Some(square) = f.king_to {
+        write_square_field(out, b" king-to ", square)?;
+    }
+    let mut flags = detail.flags().peekable();
+    if flags.peek().is_some() {
+        out.write_all(b" flags")?;
+        for flag in flags {
+            out.write_all(b" ")?;
+            out.write_all(flag.as_bytes())?;
+        }
+    }
+    if let Some(fen) = &detail.fen {
+        out.write_all(b" fen ")?;
+        out.write_all(fen.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Stockfish's board diagram, then the FEN, the key and the checkers.
+fn write_board(out: &mut impl Write, pos: &Position) -> io::Result<()> {
+    const RULE: &str = " +---+---+---+---+---+---+---+---+\n";
+    out.write_all(RULE.as_bytes())?;
+    for rank in (0..8u32).rev() {
+        let mut row = String::with_capacity(40);
+        for file in 0..8 {
+            let sq = Square::from_index_wrapping(rank * 8 + file);
+            row.push_str(" | ");
+            row.push(pos.piece_at(sq).map_or(' ', |p| p.char()));
+        }
+        writeln!(out, "{row} | {}", rank + 1)?;
+        out.write_all(RULE.as_bytes())?;
+    }
+    out.write_all(b"   a   b   c   d   e   f   g   h\n\n")?;
+    write_board_facts(out, pos)
+}
+
+/// The lines under any drawing of the board: the FEN, the key and the checkers.
+pub(crate) fn write_board_facts(out: &mut impl Write, pos: &Position) -> io::Result<()> {
+    writeln!(out, "Fen: {}", pos.fen_text())?;
+    writeln!(out, "Key: {:016X}", pos.key())?;
+    let mut checkers: Vec<String> = pos.checkers().into_iter().map(|s| s.to_string()).collect();
+    checkers.sort();
+    write_list(out, "Checkers:", checkers)
+}
+
+/// `help <command>`: the syntax, the summary, the example indented (its `> ` lines
+/// would otherwise read as commands in a transcript), then `end`.
+fn write_topic(out: &mut impl Write, topic: &Topic) -> io::Result<()> {
+    writeln!(out, "{}\n{}\nexample:", topic.syntax, topic.summary)?;
+    for line in topic.example.lines() {
+        if line.is_empty() {
+            out.write_all(b"\n")?;
+        } else {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    writeln!(out, "end")
+}
+
+impl Answer {
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Answer::Uci => {
+                writeln!(out, "id name arbiter {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author {AUTHOR}")?;
+                for option in OPTIONS {
+                    write!(out, "option name {} type ", option.name)?;
+                    match option.kind {
+                        OptionKind::Check { default } => writeln!(out, "check default {default}")?,
+                        OptionKind::Spin { default, min, max } => {
+                            writeln!(out, "spin default {default} min {min} max {max}")?
+                        }
+                    }
+                }
+                writeln!(out, "uciok")
+            }
+            Answer::ReadyOk => writeln!(out, "readyok"),
+            Answer::Board(pos) => write_board(out, pos),
+            Answer::Divide {
+                lines,
+                total,
+                stopped,
+            } => {
+                for (m, nodes) in lines {
+                    writeln!(out, "{m}: {nodes}")?;
+                }
+                let marker = if *stopped { " stopped" } else { "" };
+                writeln!(out, "\nNodes searched: {total}{marker}")
+            }
+            Answer::Perft {
+                depth,
+                nodes,
+                stopped,
+            } => {
+                let marker = if *stopped { " stopped" } else { "" };
+                writeln!(out, "perft {depth} {nodes}{marker}")
+            }
+            Answer::Moves(moves) => write_list(out, "moves", moves),
+            Answer::VerboseMoves(details) => {
+                for detail in details {
+                    write_uci_san(out, detail)?;
+                    write_move_fields(out, detail)?;
+                    out.write_all(b"\n")?;
+                }
+                writeln!(out, "end")
+            }
+            Answer::Dests(dests) => {
+                out.write_all(b"dests")?;
+                for (from, targets) in dests {
+                    write!(out, " {from}:")?;
+                    for (i, to) in targets.iter().enumerate() {
+                        let comma = if i == 0 { "" } else { "," };
+                        write!(out, "{comma}{to}")?;
+                    }
+                }
+                out.write_all(b"\n")
+            }
+            Answer::Legal(text, None) => writeln!(out, "legal {text} yes"),
+            Answer::Legal(text, Some(code)) => writeln!(out, "legal {text} no {code}"),
+            Answer::Check(checkers) if checkers.is_empty() => writeln!(out, "check no"),
+            Answer::Check(checkers) => write_list(out, "check yes", checkers),
+            Answer::Turn(color) => writeln!(out, "turn {color}"),
+            Answer::Fen(fen) => writeln!(out, "fen {fen}"),
+            Answer::Status(status) => {
+                out.write_all(b"status ")?;
+                write_status(out, status)?;
+                out.write_all(b"\n")
+            }
+            Answer::Played(detail, status) => {
+                out.write_all(b"played ")?;
+                write_uci_san(out, detail)?;
+                write_status(out, status)?;
+                out.write_all(b" ")?;
+                write_move_fields(out, detail)?;
+                out.write_all(b"\n")
+            }
+            Answer::Undone(uci) => writeln!(out, "undone {uci}"),
+            Answer::History(moves) => write_list(out, "history", moves),
+            Answer::San(san) => writeln!(out, "san {san}"),
+            Answer::Pgn(text) => {
+                out.write_all(text.as_bytes())?;
+                writeln!(out, "end")
+            }
+            Answer::Version(version) => writeln!(out, "version {version}"),
+            Answer::Games(names) => write_list(out, "games", names),
+            Answer::Help => {
+                for line in HELP {
+                    writeln!(out, "{line}")?;
+                }
+                writeln!(out, "end")
+            }
+            Answer::HelpOn(topic) => write_topic(out, topic),
+        }
+    }
+}
