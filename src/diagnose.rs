@@ -1,7 +1,6 @@
 //! Why a move is not legal, in a player's words: the first reason, found on the board.
 
-// `Game` names the reason by this path.
-pub use crate::illegal::IllegalMove;
+use crate::illegal::IllegalMove;
 
 use crate::attacks;
 use crate::bitboard::Bitboard;

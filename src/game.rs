@@ -12,12 +12,13 @@ use std::cell::OnceCell;
 use std::fmt;
 
 use crate::color::Color;
-use crate::diagnose::IllegalMove;
+use crate::illegal::IllegalMove;
+use crate::moves::CastlingMode;
 use crate::moves::{Move, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
 use crate::san::SanError;
-use crate::uci::{CastlingMode, UciMove};
+use crate::uci::UciMove;
 
 /// The state of a game, as the protocol names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,13 +1,10 @@
 //! UCI move text (`e2e4`, `e7e8q`): parsing, printing and matching against the position.
 
-// `Game` names the castling mode by this path.
-pub use crate::moves::CastlingMode;
-
 use std::fmt;
 use std::str::FromStr;
 
 use crate::illegal::IllegalMove;
-use crate::moves::Move;
+use crate::moves::{CastlingMode, Move};
 use crate::position::Position;
 use crate::role::Role;
 use crate::square::{File, Square};

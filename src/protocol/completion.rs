@@ -9,13 +9,13 @@
 use std::path::Path;
 
 use crate::game::{resolve_move, Game};
+use crate::moves::CastlingMode;
 use crate::position::Position;
 use crate::square::Square;
-use crate::uci::CastlingMode;
 
 use super::command::KEYWORDS;
+use super::name::Version;
 use super::options::{OptionKind, OPTIONS};
-use super::prefix::Version;
 use super::session::Session;
 
 /// What completion needs to know of a session, copied after every line so that the

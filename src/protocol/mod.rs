@@ -31,6 +31,6 @@ pub use answer::{Answer, Format, Header, Reply};
 pub use board::BoardStyle;
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
-pub use prefix::{GameName, Version};
+pub use name::{GameName, Version};
 pub use session::{Session, Step};
 pub use stream::{Flow, Runner, MAX_LINE};

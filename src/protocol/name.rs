@@ -7,10 +7,10 @@ use std::hash::{Hash, Hasher};
 /// The longest game name, in bytes.
 pub const MAX_NAME: usize = 64;
 
-/// A game's name, kept: 1 to 64 letters, digits, `_`, `-`, `.` and `:`. Inline, at the
-/// head of its game's record, so that a lookup compares it in the cache line it reads
-/// anyway; a line's name is a `NameRef` into the line.
-#[derive(Clone, Copy, Eq)]
+/// A game's name, kept: 1 to 64 letters, digits, `_`, `-`, `.` and `:`, inline (a
+/// `Copy` value); a line's name is a `NameRef` into the line. The bytes after the name
+/// are zero, so that names equal as texts are equal as values.
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct GameName {
     len: u8,
     bytes: [u8; MAX_NAME],
@@ -34,11 +34,6 @@ impl GameName {
 
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes[..usize::from(self.len)]
-    }
-
-    /// The name's bytes followed by zeros to the longest name's length.
-    pub fn padded(&self) -> &[u8; MAX_NAME] {
-        &self.bytes
     }
 }
 
@@ -91,35 +86,6 @@ impl<'a> NameRef<'a> {
 }
 
 impl GameName {
-    /// Whether `text` spells this name: compared inline rather than through a call to
-    /// the C library's memcmp (every line for a named game compares its name once),
-    /// whole words at a time, the last one ending where the name ends and overlapping
-    /// the one before; a name under 8 bytes as two overlapping halves of 4 or 2. Kept
-    /// out of line: inlined, it made the default game's lines dearer around it.
-    #[inline(never)]
-    pub fn is(&self, text: &[u8]) -> bool {
-        let name = self.as_bytes();
-        let len = text.len();
-        if name.len() != len {
-            return false;
-        }
-        match len {
-            8.. => {
-                let mut at = 0;
-                let mut equal = true;
-                while at + 8 < len {
-                    equal &= same::<8>(name, text, at);
-                    at += 8;
-                }
-                equal && same::<8>(name, text, len - 8)
-            }
-            4..=7 => same::<4>(name, text, 0) && same::<4>(name, text, len - 4),
-            2..=3 => same::<2>(name, text, 0) && same::<2>(name, text, len - 2),
-            // One byte, or none.
-            _ => name.first() == text.first(),
-        }
-    }
-
     /// The name, as a line spells it.
     pub fn name_ref(&self) -> NameRef<'_> {
         NameRef(self.as_str())
@@ -130,27 +96,6 @@ impl fmt::Display for NameRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)
     }
-}
-
-/// Equal as texts. Every byte after the name is zero, so that the first word compares
-/// as one number, and names of up to 8 bytes (most) need nothing more.
-impl PartialEq for GameName {
-    fn eq(&self, other: &GameName) -> bool {
-        self.len == other.len
-            && self.bytes[..8] == other.bytes[..8]
-            && (self.len <= 8 || self.as_bytes()[8..] == other.as_bytes()[8..])
-    }
-}
-
-/// Whether the `N` bytes at `at` are the same in both (both hold them): one compare
-/// of a whole word.
-fn same<const N: usize>(a: &[u8], b: &[u8], at: usize) -> bool {
-    let part = |bytes: &[u8]| {
-        bytes
-            .get(at..at + N)
-            .and_then(|part| <[u8; N]>::try_from(part).ok())
-    };
-    part(a) == part(b)
 }
 
 /// Whether a byte may be part of a game name.
@@ -170,8 +115,8 @@ static NAME_BYTES: [bool; 256] = {
     table
 };
 
-/// Hashed as its bytes, without the check `as_str` makes: every line that names a game
-/// hashes its name.
+/// Hashed as the name's bytes only (equal names have equal bytes): the padding is not
+/// worth hashing.
 impl Hash for GameName {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write(self.as_bytes());
@@ -247,21 +192,21 @@ impl std::error::Error for NameError {}
 mod tests {
     use super::*;
 
-    /// Names are compared in overlapping parts: every length, a difference at every
-    /// place.
+    /// Every length, a difference at every place.
     #[test]
     fn a_name_is_its_own_text_and_no_other() {
         for len in 1..=MAX_NAME {
             let text: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
             let name = GameName::from_bytes(&text).unwrap();
-            assert!(name.is(&text), "{len}");
+            assert_eq!(name.as_bytes(), &text[..], "{len}");
             for place in 0..len {
                 let mut other = text.clone();
                 other[place] = b'0';
-                assert!(!name.is(&other), "{len} {place}");
+                assert_ne!(name, GameName::from_bytes(&other).unwrap(), "{len} {place}");
             }
-            assert!(!name.is(&text[..len - 1]), "{len}");
-            assert!(!name.is(&[&text[..], b"a"].concat()), "{len}");
+            if len > 1 {
+                assert_ne!(name, GameName::from_bytes(&text[..len - 1]).unwrap());
+            }
         }
     }
 

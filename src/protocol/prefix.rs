@@ -2,10 +2,7 @@
 //! for, and `if <version>`, the version it was decided on. `game` and `if` are reserved
 //! words at the start of a command, in that order.
 
-// `table`, `stream`, `completion` and the protocol's face name these by this path.
-pub use super::name::{GameName, NameRef, Version, MAX_NAME};
-
-use super::name::{is_name_byte, NameError};
+use super::name::{is_name_byte, NameError, NameRef, Version};
 
 /// A command line (after its id) split into its prefixes and the command text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +115,7 @@ fn next_word_unicode(text: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::name::MAX_NAME;
 
     fn split(line: &str) -> Prefixed<'_> {
         Prefixed::split(line).unwrap()

@@ -13,7 +13,7 @@ use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
-use super::prefix::{GameName, NameRef, Version};
+use super::name::{GameName, NameRef, Version};
 use super::request::Request;
 use super::session::{has_control, Address, Session, Step};
 
@@ -111,7 +111,7 @@ impl<R: Read> LineReader<R> {
             }
             seen_any = true;
             let available = &self.buf[self.start..self.end];
-            let (chunk, newline) = match find_newline(available) {
+            let (chunk, newline) = match crate::scan::find1(b'\n', available) {
                 Some(i) => (&available[..i], true),
                 None => (available, false),
             };
@@ -132,13 +132,6 @@ impl<R: Read> LineReader<R> {
             }
         }
     }
-}
-
-/// Where the first `\n` of the bytes is. Command lines are short: the search looks at
-/// the first bytes a word at a time and goes on to memchr for a long line (a game sent
-/// whole).
-pub(super) fn find_newline(bytes: &[u8]) -> Option<usize> {
-    crate::scan::find1(b'\n', bytes)
 }
 
 fn finish(line: &mut Vec<u8>, too_long: bool) -> Line {
@@ -788,41 +781,6 @@ impl<W: Write + Send> Runner<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The word-at-a-time search finds the first newline wherever it stands, among
-    /// bytes that differ from it by one bit or sit beside it in value.
-    #[test]
-    fn find_newline_finds_the_first_newline() {
-        let fillers = [
-            b'a',
-            b'\x0b',
-            b'\x09',
-            b'\x8a',
-            b'\x0a' ^ 0x80,
-            0xff,
-            0,
-            b'\r',
-        ];
-        for len in 0..80 {
-            for filler in fillers {
-                for first in (0..len).chain([usize::MAX]) {
-                    let mut bytes = vec![filler; len];
-                    if let Some(b) = bytes.get_mut(first) {
-                        *b = b'\n';
-                    }
-                    if first < len && first + 3 < len {
-                        bytes[first + 3] = b'\n';
-                    }
-                    let expected = bytes.iter().position(|&b| b == b'\n');
-                    assert_eq!(
-                        super::find_newline(&bytes),
-                        expected,
-                        "{len} {filler} {first}"
-                    );
-                }
-            }
-        }
-    }
 
     fn run(lines: &str) -> String {
         let mut out = Vec::new();
