@@ -1,10 +1,9 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
+use std::collections::hash_map::{Entry, HashMap, VacantEntry};
 use std::sync::atomic::AtomicBool;
 use std::sync::LazyLock;
-
-use indexmap::IndexMap;
 
 use crate::color::Color;
 use crate::fen::FenError;
@@ -36,7 +35,7 @@ pub struct Session {
     default: Record,
     /// The named games. The hasher is std's, seeded per process: the names are chosen
     /// by clients, who must not be able to make lookups collide.
-    named: IndexMap<GameName, Record>,
+    named: HashMap<GameName, Record>,
     settings: Settings,
 }
 
@@ -108,7 +107,7 @@ impl Default for Session {
     fn default() -> Session {
         Session {
             default: Record::default(),
-            named: IndexMap::new(),
+            named: HashMap::new(),
             settings: Settings {
                 chess960: false,
                 json: false,
@@ -255,15 +254,22 @@ impl Session {
         let settings = self.settings;
         let record = match prefixed.game.map(NameRef::to_name) {
             None => &mut self.default,
-            Some(name) => match self.named.get_index_of(&name) {
-                Some(index) => &mut self.named[index],
-                None if prefixed.expected.is_none()
-                    && matches!(command, Command::UciNewGame | Command::Position { .. }) =>
-                {
-                    return self.open(name, command);
+            Some(name) => {
+                let open = self.named.len();
+                match self.named.entry(name) {
+                    Entry::Occupied(entry) => entry.into_mut(),
+                    Entry::Vacant(entry)
+                        if prefixed.expected.is_none()
+                            && matches!(
+                                command,
+                                Command::UciNewGame | Command::Position { .. }
+                            ) =>
+                    {
+                        return open_game(entry, open, &mut self.settings, command);
+                    }
+                    Entry::Vacant(_) => return error(ProtocolError::UnknownGame(name)),
                 }
-                None => return error(ProtocolError::UnknownGame(name)),
-            },
+            }
         };
         if let Some(expected) = prefixed.expected {
             if expected != record.version {
@@ -300,23 +306,6 @@ impl Session {
         Step::Reply(reply)
     }
 
-    /// Opens a named game that is not open, with the command that creates it.
-    fn open(&mut self, name: GameName, command: Command<'_>) -> Step {
-        let max_games = self.settings.max_games;
-        if self.named.len() >= max_games as usize {
-            return error(ProtocolError::TooManyGames(max_games));
-        }
-        // Built aside: a refused position opens nothing.
-        let mut record = Record::default();
-        match record.run(&mut self.settings, command) {
-            Ok(_) => {
-                self.named.insert(name, record);
-                Step::Reply(Reply::Silent)
-            }
-            Err(e) => error(e),
-        }
-    }
-
     fn games(&self) -> Reply {
         Reply::Answer(Answer::Games(
             self.named_games()
@@ -330,7 +319,7 @@ impl Session {
     fn close(&mut self, game: Option<NameRef<'_>>) -> Reply {
         match game {
             Some(name) => {
-                self.named.swap_remove(&name.to_name());
+                self.named.remove(&name.to_name());
                 Reply::Silent
             }
             None => Reply::Error(ProtocolError::CloseDefault),
@@ -342,6 +331,28 @@ impl Session {
             None => Some(&self.default),
             Some(name) => self.named.get(&name.to_name()),
         }
+    }
+}
+
+/// Opens a named game, `open` games being open, with the command that creates it.
+fn open_game(
+    entry: VacantEntry<'_, GameName, Record>,
+    open: usize,
+    settings: &mut Settings,
+    command: Command<'_>,
+) -> Step {
+    let max_games = settings.max_games;
+    if open >= max_games as usize {
+        return error(ProtocolError::TooManyGames(max_games));
+    }
+    // Built aside: a refused position opens nothing.
+    let mut record = Record::default();
+    match record.run(settings, command) {
+        Ok(_) => {
+            entry.insert(record);
+            Step::Reply(Reply::Silent)
+        }
+        Err(e) => error(e),
     }
 }
 
