@@ -6,14 +6,11 @@
 //! `answer` formats every answer as text and `json` as JSON Lines, `error` holds the
 //! stable error codes, and `stream` reads lines from a byte stream, runs long work on a
 //! worker thread and writes answers with sensible flushing.
-//! For the REPL: `help` holds the help of each command, `completion` the Tab
-//! completion, `board` the coloured board of `d`.
+//! `help` holds the help of each command.
 
 mod ahead;
 pub mod answer;
-pub mod board;
 pub mod command;
-pub mod completion;
 pub mod error;
 mod heap;
 pub mod help;
@@ -26,9 +23,8 @@ pub mod stream;
 mod table;
 
 pub use answer::{Answer, Format, Header, Reply};
-pub use board::BoardStyle;
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
 pub use prefix::{GameName, Version};
 pub use session::{Session, Step};
-pub use stream::{Flow, Runner, MAX_LINE};
+pub use stream::{BoardStyle, Flow, Runner, MAX_LINE};

@@ -8,15 +8,13 @@
 
 use std::path::Path;
 
-use crate::game::{resolve_move, Game};
-use crate::position::Position;
-use crate::square::Square;
-use crate::uci::CastlingMode;
-
-use super::answer::{OptionKind, OPTIONS};
-use super::command::KEYWORDS;
-use super::prefix::Version;
-use super::session::Session;
+use arbiter::game::{resolve_move, Game};
+use arbiter::position::Position;
+use arbiter::protocol::answer::{OptionKind, OPTIONS};
+use arbiter::protocol::command::KEYWORDS;
+use arbiter::protocol::{Session, Version};
+use arbiter::square::Square;
+use arbiter::uci::CastlingMode;
 
 /// What completion needs to know of a session, copied after every line so that the
 /// editor can complete without borrowing the session.
@@ -317,15 +315,13 @@ fn paths(word: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter::protocol::Reply;
 
     fn snapshot_after(commands: &[&str]) -> Snapshot {
         let mut session = Session::new();
         for command in commands {
             let reply = session.execute(command);
-            assert!(
-                !matches!(reply, super::super::Reply::Error(_)),
-                "{command}: {reply:?}"
-            );
+            assert!(!matches!(reply, Reply::Error(_)), "{command}: {reply:?}");
         }
         Snapshot::of(&session)
     }
