@@ -9,17 +9,17 @@ use anyhow::Result;
 use arbiter::protocol::{Flow, Runner};
 use rustyline::completion::Completer;
 use rustyline::error::ReadlineError;
-use rustyline::highlight::Highlighter;
-use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
-use rustyline::validate::Validator;
-use rustyline::{CompletionType, Config, Context, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, Editor, Helper, Highlighter, Hinter, Validator};
 
 use crate::completion::{complete, Snapshot as GameSnapshot};
 
 /// What completion needs to know of the game, updated after every line.
 type Snapshot = Rc<RefCell<GameSnapshot>>;
 
+/// Tab completion from the game as it stands; rustyline's defaults for the rest: no
+/// hints, no highlighting, every line accepted as typed.
+#[derive(Helper, Hinter, Highlighter, Validator)]
 struct ReplHelper {
     snapshot: Snapshot,
 }
@@ -39,16 +39,6 @@ impl Completer for ReplHelper {
         ))
     }
 }
-
-impl Hinter for ReplHelper {
-    type Hint = String;
-}
-
-impl Highlighter for ReplHelper {}
-
-impl Validator for ReplHelper {}
-
-impl Helper for ReplHelper {}
 
 fn history_path() -> Option<PathBuf> {
     std::env::var_os("ARBITER_HISTORY")
