@@ -11,14 +11,14 @@
 mod ahead;
 pub mod answer;
 pub mod command;
-pub mod error;
+mod error;
 mod heap;
-pub mod help;
-pub mod job;
-pub mod json;
+mod help;
+mod job;
+mod json;
 pub mod prefix;
 pub mod request;
-pub mod session;
+mod session;
 pub mod stream;
 mod table;
 

@@ -12,12 +12,8 @@ use std::fmt::Write as _;
 
 use anstyle::{Ansi256Color, Color as Paint, Style};
 
-use arbiter::color::Color;
-use arbiter::moves::Move;
-use arbiter::position::Position;
 use arbiter::protocol::Answer;
-use arbiter::role::Role;
-use arbiter::square::Square;
+use arbiter::{Color, Move, Position, Role, Square};
 
 /// Whether colour may be used, given `--no-color`, the `NO_COLOR` variable (any
 /// non-empty value turns colour off, as no-color.org asks) and `TERM` (`dumb` has no

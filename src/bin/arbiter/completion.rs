@@ -6,13 +6,11 @@
 //! over; after `game ` come the names of the open games, and the words after
 //! `game <name>` complete in that game (`if ` offers its version).
 
-use arbiter::game::{resolve_move, Game};
-use arbiter::position::Position;
+use arbiter::game::resolve_move;
 use arbiter::protocol::answer::{OptionKind, OPTIONS};
 use arbiter::protocol::command::KEYWORDS;
 use arbiter::protocol::{Session, Version};
-use arbiter::square::Square;
-use arbiter::uci::CastlingMode;
+use arbiter::{CastlingMode, Game, Position, Square};
 use rustyline::completion::{unescape, FilenameCompleter};
 
 /// What completion needs to know of a session, copied after every line so that the

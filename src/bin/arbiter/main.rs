@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use arbiter::position::Position;
 use arbiter::protocol::{BoardStyle, Flow, Format, Runner, Session};
+use arbiter::Position;
 use clap::{CommandFactory, Parser};
 
 use crate::cli::{Cli, To};
