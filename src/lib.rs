@@ -1,21 +1,42 @@
 //! chess-arbiter: the rules of chess, exactly, and fast.
 //!
-//! The core (`position`, `movegen`, `fen`, `san`, `uci`, `diagnose`, `perft`) knows
-//! nothing of input and output; the `protocol` layer turns command lines into answers.
+//! The types a program needs are at the root: [`Position`] and [`Move`], [`Game`] with
+//! its [`Status`], the squares, sides and pieces, and the notations' types. FEN is
+//! [`Position::from_fen`] and [`Position::fen`] ([`Setup`] for a FEN not yet checked
+//! against the rules), SAN [`Position::parse_san`] and [`Position::san`], UCI
+//! [`UciMove`] with [`Move::to_uci`] and [`Position::uci_to_move`]. PGN reading and
+//! writing is the [`pgn`] module; the line protocol that the `arbiter` binary speaks is
+//! [`protocol`]. The core knows nothing of input and output.
 //!
 //! ```
-//! use arbiter::position::Position;
-//! use arbiter::moves::CastlingMode;
+//! use arbiter::{CastlingMode, Color, Game, Position, State, UciMove};
 //!
-//! let mut pos = Position::startpos();
-//! for san in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
-//!     let m = pos.parse_san(san).expect("a legal move");
-//!     pos.play_unchecked(m);
+//! let mut game = Game::new(Position::startpos(), CastlingMode::Standard);
+//! // Moves in SAN or in UCI, each checked against the rules before it is played.
+//! for text in ["e4", "e7e5", "Qh5", "Nc6", "Bc4", "Nf6"] {
+//!     let m = game.parse_move(text).expect("a legal move");
+//!     game.play(m);
 //! }
+//! assert!(game.parse_move("Ke3").is_err());
+//!
+//! let pos = *game.position();
 //! let mate = pos.parse_san("Qxf7").expect("a legal move");
 //! assert_eq!(pos.san(mate), "Qxf7#");
 //! assert_eq!(mate.to_uci(CastlingMode::Standard).to_string(), "h5f7");
-//! assert!(pos.after(mate).is_checkmate());
+//! let uci: UciMove = "h5f7".parse().expect("UCI move text");
+//! assert_eq!(pos.uci_to_move(uci, CastlingMode::Standard), Ok(mate));
+//!
+//! game.play(mate);
+//! let status = game.status();
+//! assert_eq!(status.state, State::Checkmate);
+//! assert_eq!(status.winner, Some(Color::White));
+//! assert_eq!(status.to_string(), "checkmate, white wins");
+//! assert_eq!(
+//!     game.position().fen(),
+//!     "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+//! );
+//! let again = Position::from_fen(&game.position().fen()).expect("a valid FEN");
+//! assert!(again.is_checkmate());
 //! ```
 
 // No panics reachable from input: unwrap, expect and panic! are refused outside tests.
@@ -27,15 +48,15 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod color;
-pub mod describe;
+mod describe;
 pub mod diagnose;
-pub mod excerpt;
+mod excerpt;
 pub mod fen;
 mod frontier;
 pub mod game;
 pub mod illegal;
 mod magic;
-pub mod material;
+mod material;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -52,3 +73,20 @@ pub mod san;
 mod scan;
 pub mod square;
 pub mod uci;
+
+// Inlined: the documentation lists them at the root, where a program finds them.
+#[doc(inline)]
+pub use crate::{
+    bitboard::Bitboard,
+    color::Color,
+    illegal::IllegalMove,
+    fen::{FenError, ParseFenError, PositionError, Setup},
+    game::{DrawReason, Game, MoveError, State, Status},
+    moves::{CastlingMode, Move, MoveKind, MoveList},
+    perft::perft,
+    position::Position,
+    role::{Piece, Role},
+    san::SanError,
+    square::{File, Rank, Square},
+    uci::{ParseUciError, UciMove},
+};

@@ -7,30 +7,26 @@
 //! Lines (`print` picks the one asked for), `options` the options and their limits,
 //! `name` games' names and versions, `error` the stable error codes, and `stream` reads lines from a byte stream, runs long work on a
 //! worker thread and writes answers with sensible flushing.
-//! For the REPL: `help` holds the help of each command, `completion` the Tab
-//! completion, `board` the coloured board of `d`.
+//! `help` holds the help of each command.
 
 pub mod answer;
-pub mod board;
 pub mod command;
-pub mod completion;
-pub mod error;
-pub mod help;
-pub mod job;
-pub mod json;
+mod error;
+mod help;
+mod job;
+mod json;
 pub mod name;
 pub mod options;
 pub mod prefix;
 mod print;
 pub mod request;
-pub mod session;
+mod session;
 pub mod stream;
-pub mod text;
+mod text;
 
 pub use answer::{Answer, Format, Header, Reply};
-pub use board::BoardStyle;
 pub use command::{Command, MAX_PERFT_DEPTH};
 pub use error::ProtocolError;
 pub use name::{GameName, Version};
 pub use session::{Session, Step};
-pub use stream::{Flow, Runner, MAX_LINE};
+pub use stream::{BoardStyle, Flow, Runner, MAX_LINE};

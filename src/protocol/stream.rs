@@ -9,7 +9,6 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use super::answer::{Answer, Format, Header, Reply};
-use super::board::{self, BoardStyle};
 use super::command::Command;
 use super::error::{BadInput, ProtocolError};
 use super::job::Job;
@@ -370,11 +369,11 @@ impl<W: Write> Core<W> {
         let format = self.session.format();
         // The coloured board is for a person at a terminal: JSON answers (whichever way
         // JSON was turned on) and answers carrying an id stay machine text.
-        if let (BoardStyle::Terminal, Format::Text, None, Reply::Answer(Answer::Board(pos))) =
+        if let (BoardStyle::Drawn(draw), Format::Text, None, Reply::Answer(Answer::Board(pos))) =
             (self.board, format, header.id, reply)
         {
             let last = self.session.game().moves().last();
-            return self.out.write_all(board::render(pos, last).as_bytes());
+            return self.out.write_all(draw(pos, last).as_bytes());
         }
         reply.write(&mut self.out, header, format)
     }
@@ -439,6 +438,18 @@ fn urgent(line: &str) -> Option<Urgent> {
 
 /// Tells whether nobody reads the answers any more (the output's reader has gone).
 pub type ReaderGone = fn() -> bool;
+
+/// How `d` draws the board.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum BoardStyle {
+    /// Stockfish's text diagram: the protocol's answer.
+    #[default]
+    Text,
+    /// Drawn for a person at a terminal (the binary's coloured board), from the
+    /// position and the move that led to it. Text answers without an id only: JSON
+    /// answers and answers carrying an id keep the protocol's board.
+    Drawn(fn(&crate::position::Position, Option<crate::moves::Move>) -> String),
+}
 
 /// A session wired to an output: runs lines, echoes them if asked, remembers whether
 /// any answer was an error (for the exit status). In a stream, long work runs on a
@@ -785,7 +796,9 @@ mod tests {
     fn run(lines: &str) -> String {
         let mut out = Vec::new();
         let mut runner = Runner::new(Session::new(), &mut out, false);
-        runner.set_board_style(BoardStyle::Terminal);
+        runner.set_board_style(BoardStyle::Drawn(|_, _| {
+            "\x1b[7m drawn \x1b[0m\n".to_string()
+        }));
         runner.run_stream(lines.as_bytes()).unwrap();
         drop(runner);
         String::from_utf8(out).unwrap()

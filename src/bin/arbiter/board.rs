@@ -1,7 +1,7 @@
 //! The board of `d` for a person at a terminal: Unicode pieces on coloured squares, the
 //! last move and a checked king highlighted, coordinates, and the same `Fen:`, `Key:`
-//! and `Checkers:` lines as the text board. Only the binary's REPL asks for it; every
-//! other run prints the text board of `answer`, byte for byte.
+//! and `Checkers:` lines as the text board. Only the REPL asks for it; every other run
+//! prints the protocol's text board, byte for byte.
 //!
 //! Colours are 256-colour ANSI codes (written with `anstyle`, clap's own styling
 //! types): every terminal of the last decades has them, unlike 24-bit colour. The
@@ -12,23 +12,8 @@ use std::fmt::Write as _;
 
 use anstyle::{Ansi256Color, Color as Paint, Style};
 
-use crate::color::Color;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::role::Role;
-use crate::square::Square;
-
-use super::text::write_board_facts;
-
-/// How `d` draws the board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum BoardStyle {
-    /// Stockfish's text diagram: the protocol's answer.
-    #[default]
-    Text,
-    /// Coloured squares and Unicode pieces, for a terminal.
-    Terminal,
-}
+use arbiter::protocol::Answer;
+use arbiter::{Color, Move, Position, Role, Square};
 
 /// Whether colour may be used, given `--no-color`, the `NO_COLOR` variable (any
 /// non-empty value turns colour off, as no-color.org asks) and `TERM` (`dumb` has no
@@ -101,17 +86,25 @@ pub fn render(pos: &Position, last: Option<Move>) -> String {
         out.push('\n');
     }
     out.push_str("    a  b  c  d  e  f  g  h\n\n");
-    let mut facts = Vec::new();
-    // Writing into a Vec cannot fail, and the facts are ASCII.
-    let _ = write_board_facts(&mut facts, pos);
-    out.push_str(&String::from_utf8_lossy(&facts));
+    out.push_str(&facts(pos));
     out
+}
+
+/// The lines under the text board, after its blank line: taken from the protocol's
+/// own answer, so that both boards say the same.
+fn facts(pos: &Position) -> String {
+    let mut text = Vec::new();
+    // Writing into a Vec cannot fail, and the answer is ASCII.
+    let _ = Answer::Board(Box::new(*pos)).write_to(&mut text);
+    let text = String::from_utf8_lossy(&text);
+    text.split_once("\n\n")
+        .map_or_else(String::new, |(_, facts)| facts.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{Answer, Reply, Session};
+    use arbiter::protocol::{Reply, Session};
 
     fn text_board(session: &mut Session) -> String {
         let mut out = Vec::new();

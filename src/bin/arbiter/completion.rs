@@ -6,17 +6,12 @@
 //! over; after `game ` come the names of the open games, and the words after
 //! `game <name>` complete in that game (`if ` offers its version).
 
-use std::path::Path;
-
-use crate::game::{resolve_move, Game};
-use crate::moves::CastlingMode;
-use crate::position::Position;
-use crate::square::Square;
-
-use super::command::KEYWORDS;
-use super::name::Version;
-use super::options::{OptionKind, OPTIONS};
-use super::session::Session;
+use arbiter::game::resolve_move;
+use arbiter::protocol::options::{OptionKind, OPTIONS};
+use arbiter::protocol::command::KEYWORDS;
+use arbiter::protocol::{Session, Version};
+use arbiter::{CastlingMode, Game, Position, Square};
+use rustyline::completion::{unescape, FilenameCompleter};
 
 /// What completion needs to know of a session, copied after every line so that the
 /// editor can complete without borrowing the session.
@@ -284,48 +279,39 @@ fn starting_with_any_case<'a>(words: impl IntoIterator<Item = &'a str>, word: &s
 }
 
 /// The files and directories whose path extends `word` (directories with a trailing
-/// `/`, so that the next Tab goes inside). Hidden entries only when `word` asks for
-/// them with a leading dot. An unreadable directory completes to nothing.
+/// `/`, so that the next Tab goes inside), by rustyline's `FilenameCompleter`. Hidden
+/// entries only when `word` asks for them with a leading dot. The protocol opens a path
+/// as written: the candidates are unescaped, and `~` (the shell's) completes to nothing.
 fn paths(word: &str) -> Vec<String> {
-    let (dir, name) = match word.rfind('/') {
-        Some(i) => (&word[..=i], &word[i + 1..]),
-        None => ("", word),
-    };
-    let listed = if dir.is_empty() {
-        Path::new(".")
-    } else {
-        Path::new(dir)
-    };
-    let Ok(entries) = std::fs::read_dir(listed) else {
+    if word.starts_with('~') {
+        return Vec::new();
+    }
+    let Ok((at, found)) = FilenameCompleter::new().complete_path(word, word.len()) else {
         return Vec::new();
     };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let file_name = entry.file_name().into_string().ok()?;
-            if !file_name.starts_with(name)
-                || (file_name.starts_with('.') && !name.starts_with('.'))
-            {
-                return None;
-            }
-            let slash = if entry.path().is_dir() { "/" } else { "" };
-            Some(format!("{dir}{file_name}{slash}"))
-        })
+    // What precedes `at` is a break character of rustyline's and what comes before it.
+    let kept = word.get(..at).unwrap_or_default();
+    let hidden = word
+        .rsplit('/')
+        .next()
+        .is_some_and(|name| name.starts_with('.'));
+    found
+        .into_iter()
+        .filter(|pair| hidden || !pair.display.starts_with('.'))
+        .map(|pair| format!("{kept}{}", unescape(&pair.replacement, Some('\\'))))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arbiter::protocol::Reply;
 
     fn snapshot_after(commands: &[&str]) -> Snapshot {
         let mut session = Session::new();
         for command in commands {
             let reply = session.execute(command);
-            assert!(
-                !matches!(reply, super::super::Reply::Error(_)),
-                "{command}: {reply:?}"
-            );
+            assert!(!matches!(reply, Reply::Error(_)), "{command}: {reply:?}");
         }
         Snapshot::of(&session)
     }
@@ -519,6 +505,20 @@ mod tests {
         assert_eq!(wo, [format!("{base}wood.pgn"), format!("{base}world.pgn")]);
         assert_eq!(hidden, [format!("{base}.hidden.pgn")]);
         assert!(words("position pgn /no/such/dir/x", &start).is_empty());
+    }
+
+    #[test]
+    fn a_path_is_offered_as_the_protocol_reads_it_without_escapes() {
+        let dir = std::env::temp_dir().join(format!("arbiter-escape-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a=b c.pgn"), "").unwrap();
+        let start = snapshot_after(&[]);
+        let base = format!("{}/", dir.display());
+        let found = words(&format!("position pgn {base}a"), &start);
+        let home = words("position pgn ~/", &start);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found, [format!("{base}a=b c.pgn")]);
+        assert!(home.is_empty());
     }
 
     #[test]

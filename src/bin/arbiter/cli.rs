@@ -1,0 +1,96 @@
+//! The command line's flags.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use clap_complete::Shell;
+
+/// A chess rules oracle speaking a UCI-style line protocol (see docs/protocol.md).
+///
+/// Without -c or FILE, reads commands from stdin: a REPL with history and Tab
+/// completion on a terminal, the bare protocol otherwise.
+#[derive(Parser, Debug)]
+#[command(
+    name = "arbiter",
+    version,
+    after_help = "Exit status: 0 when every command succeeded (with --pgn: every game is \
+                  correct); 1 when a command answered an error (with --pgn: a game is \
+                  broken); 2 for a usage error or a file that cannot be read."
+)]
+pub struct Cli {
+    /// Run this command, then exit (repeatable; runs before any FILE).
+    #[arg(
+        short = 'c',
+        long = "command",
+        value_name = "CMD",
+        conflicts_with = "pgn"
+    )]
+    pub commands: Vec<String>,
+
+    /// Start the game from this position instead of the standard one.
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
+    pub fen: Option<String>,
+
+    /// Start with UCI_Chess960 on: castling written king-takes-rook.
+    #[arg(long, conflicts_with = "pgn")]
+    pub chess960: bool,
+
+    /// Print each command as "> CMD" before its answer, making a transcript.
+    #[arg(long, conflicts_with = "pgn")]
+    pub echo: bool,
+
+    /// Answer in JSON Lines: one JSON object per answer (see docs/protocol.md). Not
+    /// with --pgn, whose output is PGN, UCI or EPD text.
+    #[arg(long, conflicts_with = "pgn")]
+    pub json: bool,
+
+    /// In the REPL, draw the board of `d` as text rather than in colour (as do
+    /// NO_COLOR and TERM=dumb).
+    #[arg(long)]
+    pub no_color: bool,
+
+    /// Print the completion script of these flags for a shell, then exit.
+    #[arg(long, value_name = "SHELL")]
+    pub completions: Option<Shell>,
+
+    /// Check or convert the games of PGN files instead of speaking the protocol
+    /// (docs/pgn.md); FILE... are then PGN files ("-" or none: stdin).
+    #[arg(long)]
+    pub pgn: bool,
+
+    /// With --pgn: what to write of each game.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHAT",
+        default_value = "check",
+        requires = "pgn"
+    )]
+    pub to: To,
+
+    /// With --pgn: threads replaying games (default: the available cores).
+    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+
+    /// With --pgn --to pgn|uci|epd: write broken games as they were read instead of
+    /// leaving them out.
+    #[arg(long, requires = "pgn")]
+    pub keep_broken: bool,
+
+    /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// What `--pgn` writes of each game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum To {
+    /// A verdict line per game, then a summary line.
+    Check,
+    /// The correct games in PGN export format.
+    Pgn,
+    /// A `position ... moves ...` line per correct game.
+    Uci,
+    /// A four-field EPD line per position of each correct game.
+    Epd,
+}

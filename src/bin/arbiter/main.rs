@@ -1,0 +1,215 @@
+//! The `arbiter` binary: flags, the wiring of stdin and stdout, and exit statuses. The
+//! protocol lives in the library; the REPL (line editing, Tab completion, the coloured
+//! board) lives here.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+mod board;
+mod cli;
+mod completion;
+mod files;
+mod repl;
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use arbiter::protocol::{BoardStyle, Flow, Format, Runner, Session};
+use arbiter::Position;
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{Cli, To};
+use crate::files::{is_file_error, open_named};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(shell) = cli.completions {
+        clap_complete::generate(shell, &mut Cli::command(), "arbiter", &mut io::stdout());
+        return ExitCode::SUCCESS;
+    }
+    if cli.pgn {
+        return pgn_mode(&cli);
+    }
+    let base = match &cli.fen {
+        None => Position::startpos(),
+        Some(fen) => match Session::base_from_fen(fen, cli.chess960) {
+            Ok(pos) => pos,
+            Err(e) => {
+                eprintln!("arbiter: --fen: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    // Not the locked handle: a perft's answer is written from its worker thread.
+    let out = BufWriter::with_capacity(64 * 1024, io::stdout());
+    let mut session = Session::from_position(base, cli.chess960);
+    if cli.json {
+        session.set_format(Format::Json);
+    }
+    let mut runner = Runner::new(session, out, cli.echo);
+    if coloured_board(&cli) {
+        runner.set_board_style(BoardStyle::Drawn(board::render));
+    }
+    runner.watch_reader(stdout_reader_gone);
+    let outcome = run(&cli, &mut runner).and_then(|()| Ok(runner.flush()?));
+    match outcome {
+        Ok(()) => {}
+        // A reader that went away (`| head`, a closed GUI) is a normal end.
+        Err(e) if is_broken_pipe(&e) => {}
+        Err(e) => {
+            // Flushed first: the answers so far come before the complaint.
+            let _ = runner.flush();
+            eprintln!("arbiter: {e:#}");
+            return ExitCode::from(if is_file_error(&e) { 2 } else { 1 });
+        }
+    }
+    ExitCode::from(u8::from(runner.failed()))
+}
+
+/// `--pgn`: every game of the files checked or converted; exit 0 when all are
+/// correct, 1 when any is not, 2 when a file cannot be read.
+fn pgn_mode(cli: &Cli) -> ExitCode {
+    use arbiter::pgn::database::{self, Config, Source, Target};
+    let mut unreadable = false;
+    let mut sources: Vec<Source<Box<dyn io::Read + Send>>> = Vec::new();
+    let paths: Vec<PathBuf> = if cli.files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        cli.files.clone()
+    };
+    for path in &paths {
+        let name = path.display().to_string();
+        if path.as_os_str() == "-" {
+            sources.push(Source {
+                name,
+                reader: Box::new(io::stdin()),
+                ready: false,
+            });
+            continue;
+        }
+        match open_named(path) {
+            Ok(file) => sources.push(Source {
+                name,
+                ready: file.inner.metadata().is_ok_and(|m| m.is_file()),
+                reader: Box::new(file),
+            }),
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    let jobs = cli.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let config = Config {
+        target: match cli.to {
+            To::Check => Target::Check,
+            To::Pgn => Target::Pgn,
+            To::Uci => Target::Uci,
+            To::Epd => Target::Epd,
+        },
+        jobs,
+        keep_broken: cli.keep_broken,
+        name_files: paths.len() > 1,
+    };
+    let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+    let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());
+    match database::run(sources, config, &mut out, &mut err) {
+        Ok(summary) => {
+            if unreadable {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(u8::from(summary.errors > 0))
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = err.flush();
+            eprintln!("arbiter: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Whether the run is a person at a terminal: the REPL with its output on the screen.
+fn on_terminal(cli: &Cli) -> bool {
+    cli.commands.is_empty()
+        && cli.files.is_empty()
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+}
+
+/// The coloured board is for a person at a terminal; a transcript (`--echo`) keeps
+/// the text board, as do JSON mode, pipes, files and `-c`.
+fn coloured_board(cli: &Cli) -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    let term = std::env::var_os("TERM");
+    on_terminal(cli)
+        && !cli.echo
+        && !cli.json
+        && board::colour_allowed(cli.no_color, no_color.as_deref(), term.as_deref())
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn run(cli: &Cli, runner: &mut Runner<impl Write + Send>) -> Result<()> {
+    if cli.commands.is_empty() && cli.files.is_empty() {
+        if io::stdin().is_terminal() {
+            return repl::repl(runner, on_terminal(cli));
+        }
+        runner.run_stream_watched(io::stdin().lock(), stdout_reader_gone)?;
+        return Ok(());
+    }
+    for command in &cli.commands {
+        if runner.run_line(command)? == Flow::Quit {
+            return Ok(());
+        }
+    }
+    for path in &cli.files {
+        // Command files run one command after the other, a perft included.
+        let flow = if path.as_os_str() == "-" {
+            runner.run_batch(io::stdin().lock())?
+        } else {
+            runner.run_batch(open_named(path)?)?
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Whether nobody can read stdout any more: the client that held its pipe (or the
+/// terminal) has gone. A file or `/dev/null` is always read.
+#[cfg(unix)]
+fn stdout_reader_gone() -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let stdout = io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // Error, hang-up and a closed descriptor are reported whatever was asked for; a pipe
+    // whose last reader has closed reports an error.
+    poll(&mut fds, Some(&now)).is_ok()
+        && fds[0]
+            .revents()
+            .intersects(PollFlags::ERR | PollFlags::HUP | PollFlags::NVAL)
+}
+
+#[cfg(not(unix))]
+fn stdout_reader_gone() -> bool {
+    false
+}
