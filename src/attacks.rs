@@ -141,58 +141,48 @@ static LEAPS: [[[u64; 64]; 6]; 2] = [
 static BETWEEN: [[u64; 64]; 64] = geometry(false);
 static LINE: [[u64; 64]; 64] = geometry(true);
 
-#[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
-#[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])
 }
 
 /// The squares a pawn of `color` on `sq` attacks.
-#[inline(always)]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
 /// The squares a pawn of `color` on `sq` pushes to on an empty board (see
 /// `PAWN_PUSHES`); a double push needs its skipped square empty too.
-#[inline(always)]
 pub fn pawn_pushes(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_PUSHES[color.index()][sq.index()])
 }
 
-#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(magic::rook_attacks(sq.index(), occupied.0))
 }
 
-#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(magic::bishop_attacks(sq.index(), occupied.0))
 }
 
 /// Where a rook on `sq` would attack on an empty board.
-#[inline(always)]
 pub fn rook_rays(sq: Square) -> Bitboard {
     Bitboard(magic::rook_rays(sq.index()))
 }
 
 /// Where a bishop on `sq` would attack on an empty board.
-#[inline(always)]
 pub fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(magic::bishop_rays(sq.index()))
 }
 
 /// Where a queen on `sq` would attack on an empty board.
-#[inline(always)]
 pub fn queen_rays(sq: Square) -> Bitboard {
     rook_rays(sq) | bishop_rays(sq)
 }
 
-#[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
@@ -212,32 +202,27 @@ pub fn attacks(color: Color, role: Role, sq: Square, occupied: Bitboard) -> Bitb
 
 /// The squares from which a `role` piece (not a pawn) reaches `sq` on an empty board;
 /// empty for the pawn.
-#[inline(always)]
 pub fn reach(role: Role, sq: Square) -> Bitboard {
     Bitboard(REACH[role.index()][sq.index()])
 }
 
 /// The squares a `role` piece of `color` attacks from `sq` if it is a pawn, a knight or a
 /// king; empty for a slider.
-#[inline(always)]
 pub fn leaps(color: Color, role: Role, sq: Square) -> Bitboard {
     Bitboard(LEAPS[color.index()][role.index()][sq.index()])
 }
 
 /// The squares strictly between two squares on a common rank, file or diagonal.
-#[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(BETWEEN[a.index()][b.index()])
 }
 
 /// The whole rank, file or diagonal through two squares (empty if they share none).
-#[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINE[a.index()][b.index()])
 }
 
 /// Whether three squares lie on one rank, file or diagonal.
-#[inline(always)]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }

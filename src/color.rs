@@ -14,13 +14,11 @@ impl Color {
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
     /// Index for per-colour tables.
-    #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The opponent.
-    #[inline(always)]
     pub const fn other(self) -> Color {
         match self {
             Color::White => Color::Black,
@@ -29,13 +27,11 @@ impl Color {
     }
 
     /// Whether this is white.
-    #[inline(always)]
     pub const fn is_white(self) -> bool {
         matches!(self, Color::White)
     }
 
     /// Picks one of two values by colour.
-    #[inline(always)]
     pub fn fold<T>(self, white: T, black: T) -> T {
         match self {
             Color::White => white,
@@ -72,7 +68,6 @@ impl Color {
 impl Not for Color {
     type Output = Color;
 
-    #[inline(always)]
     fn not(self) -> Color {
         self.other()
     }

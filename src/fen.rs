@@ -753,7 +753,6 @@ struct FenCursor<'a> {
 }
 
 impl FenCursor<'_> {
-    #[inline(always)]
     fn push(&mut self, byte: u8) {
         if let Some(slot) = self.bytes.get_mut(self.len) {
             *slot = byte;

@@ -96,7 +96,6 @@ const TABLE_SIZE: usize = (BISHOP_BUILD.1 as usize).next_power_of_two();
 static ROOK_MAGICS: [Magic; 64] = ROOK_BUILD.0;
 static BISHOP_MAGICS: [Magic; 64] = BISHOP_BUILD.0;
 
-#[inline(always)]
 const fn slot(magic: &Magic, occupied: u64) -> usize {
     (magic.offset as usize
         + ((occupied & magic.mask).wrapping_mul(magic.factor) >> magic.shift) as usize)
@@ -146,25 +145,21 @@ static BISHOP_RAYS: [u64; 64] = empty_board(&BISHOP_DIRECTIONS);
 
 /// Rook attacks from `sq` on an empty board: a table small enough to stay in the
 /// first-level cache, to rule a rook lookup out before paying for it.
-#[inline(always)]
 pub(crate) fn rook_rays(sq: usize) -> u64 {
     ROOK_RAYS[sq & 63]
 }
 
 /// Bishop attacks from `sq` on an empty board.
-#[inline(always)]
 pub(crate) fn bishop_rays(sq: usize) -> u64 {
     BISHOP_RAYS[sq & 63]
 }
 
 /// Rook attacks from `sq` given the occupied squares.
-#[inline(always)]
 pub(crate) fn rook_attacks(sq: usize, occupied: u64) -> u64 {
     TABLE[slot(&ROOK_MAGICS[sq & 63], occupied)]
 }
 
 /// Bishop attacks from `sq` given the occupied squares.
-#[inline(always)]
 pub(crate) fn bishop_attacks(sq: usize, occupied: u64) -> u64 {
     TABLE[slot(&BISHOP_MAGICS[sq & 63], occupied)]
 }

@@ -70,7 +70,6 @@ const PROMOTED: [Option<Role>; 16] = {
 impl Move {
     /// Packs a move. A promotion to a pawn or king is stored as a queen promotion; the
     /// move generator never asks for one.
-    #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         let code = match kind {
             MoveKind::Normal => KIND_NORMAL,
@@ -88,7 +87,6 @@ impl Move {
     /// A move that is neither castling nor en passant: a promotion when `promotion`
     /// names a piece, else a double push when `double`, else a normal move. Packed
     /// without a branch on `double`.
-    #[inline(always)]
     pub fn plain(from: Square, to: Square, double: bool, promotion: Option<Role>) -> Move {
         let code = match promotion {
             Some(role) => PROMOTION_CODES[role.index()],
@@ -97,17 +95,14 @@ impl Move {
         Move(from as u16 | (to as u16) << 6 | code << 12)
     }
 
-    #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index_wrapping(self.0 as u32 & 63)
     }
 
-    #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index_wrapping((self.0 as u32 >> 6) & 63)
     }
 
-    #[inline(always)]
     pub const fn kind(self) -> MoveKind {
         match self.0 >> 12 {
             KIND_NORMAL => MoveKind::Normal,
@@ -122,29 +117,24 @@ impl Move {
     }
 
     /// The piece a pawn becomes, for promotions.
-    #[inline(always)]
     pub const fn promotion(self) -> Option<Role> {
         PROMOTED[(self.0 >> 12) as usize]
     }
 
     /// The piece that stands on the target after the move of a `role` piece: the
     /// promoted piece, or the one that moved. Without a branch on whether it promotes.
-    #[inline(always)]
     pub fn promotion_or(self, role: Role) -> Role {
         self.promotion().unwrap_or(role)
     }
 
-    #[inline(always)]
     pub const fn is_double_push(self) -> bool {
         self.0 >> 12 == KIND_DOUBLE_PUSH
     }
 
-    #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.0 >> 12 == KIND_CASTLE
     }
 
-    #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         self.0 >> 12 == KIND_EN_PASSANT
     }
@@ -193,7 +183,6 @@ impl<const N: usize> Moves<N> {
 
     /// Appends a move. A list holds every move it is made for, so this only drops a
     /// move if a caller pushes more than `N`.
-    #[inline(always)]
     pub fn push(&mut self, m: Move) {
         if let Some(slot) = self.moves.get_mut(self.len) {
             *slot = m;
@@ -201,17 +190,14 @@ impl<const N: usize> Moves<N> {
         }
     }
 
-    #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
-    #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len.min(N)]
     }

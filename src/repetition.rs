@@ -13,6 +13,7 @@ impl Position {
     ///
     /// Inlined: a record's replay asks for it after every move, and most positions have
     /// no en-passant square to look at.
+    // Forced: --pgn 13% more instructions without its path's forced inlines.
     #[inline(always)]
     pub fn repetition_key(&self) -> u64 {
         match self.ep_square() {
@@ -22,6 +23,7 @@ impl Position {
     }
 
     /// `repetition_key` of a position with an en-passant square.
+    // Forced: --pgn 13% more instructions without its path's forced inlines.
     #[inline(never)]
     fn repetition_key_with_ep(&self, ep: crate::square::Square) -> u64 {
         if self.legal_ep_square().is_none() {

@@ -37,7 +37,6 @@ impl Role {
     ];
 
     /// Index for per-role tables.
-    #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }

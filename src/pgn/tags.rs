@@ -206,7 +206,6 @@ pub fn decode(bytes: &[u8]) -> String {
 
 /// The first control character of PGN text bytes other than those `allowed`, as
 /// `decode` reads them. Plain ASCII, nearly every value and comment, is told at once.
-#[inline(always)]
 pub fn first_control(bytes: &[u8], allowed: &[char]) -> Option<char> {
     if crate::scan::all_printable(bytes) {
         return None;
