@@ -21,7 +21,7 @@ pub mod prefix;
 mod print;
 pub mod request;
 mod session;
-pub mod stream;
+mod stream;
 mod text;
 
 pub use answer::{Answer, Format, Header, Reply};
