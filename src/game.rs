@@ -175,14 +175,34 @@ pub enum MoveError {
 /// replays fewer moves than this, and a game of 80 plies keeps five positions.
 const SNAPSHOT_EVERY: usize = 16;
 
+/// A move played, and the repetition key of the position it led to. The key is kept
+/// as bytes, so that a ply takes 10 bytes rather than 16: a process may hold millions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ply {
+    key: [u8; 8],
+    m: Move,
+}
+
+impl Ply {
+    fn new(m: Move, key: u64) -> Ply {
+        Ply {
+            key: key.to_ne_bytes(),
+            m,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        u64::from_ne_bytes(self.key)
+    }
+}
+
 /// One game: base position, moves, result.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
-    /// The moves played from the base, in order.
-    moves: Vec<Move>,
-    /// The repetition key of the position after each move: `keys[i]` after `moves[i]`.
-    keys: Vec<u64>,
+    /// The moves played from the base, in order, each with the repetition key of the
+    /// position it led to.
+    plies: Vec<Ply>,
     /// The legal moves of the current position, generated when first asked for after
     /// each change (`moves`, `dests`): the status needs only whether there is one, and
     /// a move is found from its own squares.
@@ -225,8 +245,7 @@ impl Game {
             mode,
             base,
             position: base,
-            moves: Vec::new(),
-            keys: Vec::new(),
+            plies: Vec::new(),
             snapshots: Vec::new(),
             decision: None,
             drawn_at: None,
@@ -246,8 +265,7 @@ impl Game {
         self.mode = mode;
         self.base = base;
         self.position = base;
-        self.moves.clear();
-        self.keys.clear();
+        self.plies.clear();
         self.snapshots.clear();
         self.repeated = 1;
         self.decision = None;
@@ -258,8 +276,7 @@ impl Game {
     /// Makes room for `plies` more moves at once: a game sent whole is replayed
     /// without growing its history move by move.
     pub fn reserve(&mut self, plies: usize) {
-        self.moves.reserve(plies);
-        self.keys.reserve(plies);
+        self.plies.reserve(plies);
         self.snapshots.reserve(plies / SNAPSHOT_EVERY);
     }
 
@@ -322,13 +339,13 @@ impl Game {
     /// from the nearest snapshot, as undo does (a game does not keep it, so that a move
     /// writes one position, not two).
     pub fn before_last(&self) -> Option<Position> {
-        let ply = self.moves.len().checked_sub(1)?;
+        let ply = self.plies.len().checked_sub(1)?;
         Some(self.position_after(ply))
     }
 
     /// The moves played from the base position, in order.
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
-        self.moves.iter().copied()
+        self.plies.iter().map(|ply| ply.m)
     }
 
     /// How many times the current position has stood on the board since the base.
@@ -575,7 +592,7 @@ impl Game {
         if self.drawn_at.is_none() && self.decision.is_none() {
             if let Some(reason) = self.automatic_draw() {
                 self.drawn_at = Some(DrawnAt {
-                    ply: self.moves.len(),
+                    ply: self.plies.len(),
                     reason,
                 });
             }
@@ -587,9 +604,8 @@ impl Game {
     #[inline(always)]
     fn play_live(&mut self, role: Role, m: Move) {
         self.position.play_unchecked_by(role, m);
-        self.moves.push(m);
-        self.keys.push(self.position.repetition_key());
-        if self.moves.len().is_multiple_of(SNAPSHOT_EVERY) {
+        self.plies.push(Ply::new(m, self.position.repetition_key()));
+        if self.plies.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.position);
         }
         // No earlier position can come back within four plies of a capture or pawn
@@ -606,8 +622,8 @@ impl Game {
     /// the positions since the last capture or pawn move (the half-move clock says how
     /// far back that was), those with the same side to move.
     fn count_repetitions(&self) -> u32 {
-        let plies = self.keys.len();
-        let Some(&key) = self.keys.last() else {
+        let plies = self.plies.len();
+        let Some(key) = self.plies.last().map(Ply::key) else {
             return 1;
         };
         // The first ply of the window: the one after the last capture or pawn move.
@@ -620,7 +636,7 @@ impl Game {
         // The position after ply `p` has the key `key(p - 1)`; the base stands at ply 0.
         let mut count = 1;
         for index in (first.max(1) - 1..last).rev().step_by(2) {
-            count += u32::from(self.keys.get(index) == Some(&key));
+            count += u32::from(self.plies.get(index).map(Ply::key) == Some(key));
         }
         if first == 0 && last % 2 == 0 {
             count += u32::from(self.base.repetition_key() == key);
@@ -636,16 +652,15 @@ impl Game {
     /// Takes back the last move, which is returned; `None` when there is none. The
     /// caller checks `is_final` first: a decided result is not undone here.
     pub fn undo(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.keys.pop();
+        let m = self.plies.pop()?.m;
         // Back at the ply of the draw, the position shows it by itself.
         if self
             .drawn_at
-            .is_some_and(|drawn| self.moves.len() <= drawn.ply)
+            .is_some_and(|drawn| self.plies.len() <= drawn.ply)
         {
             self.drawn_at = None;
         }
-        let plies = self.moves.len();
+        let plies = self.plies.len();
         self.snapshots.truncate(plies / SNAPSHOT_EVERY);
         self.position = self.position_after(plies);
         self.repeated = self.count_repetitions();
@@ -661,8 +676,8 @@ impl Game {
             Some(&snapshot) => (snapshot, kept * SNAPSHOT_EVERY),
             None => (self.base, 0),
         };
-        for &m in self.moves.get(from..ply).unwrap_or(&[]) {
-            pos.play_unchecked(m);
+        for done in self.plies.get(from..ply).unwrap_or(&[]) {
+            pos.play_unchecked(done.m);
         }
         pos
     }

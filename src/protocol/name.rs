@@ -9,8 +9,8 @@ pub const MAX_NAME: usize = 64;
 
 /// A game's name, kept: 1 to 64 letters, digits, `_`, `-`, `.` and `:`, inline (a
 /// `Copy` value); a line's name is a `NameRef` into the line. The bytes after the name
-/// are zero, so that names equal as texts are equal as values.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// are zero.
+#[derive(Clone, Copy, Eq)]
 pub struct GameName {
     len: u8,
     bytes: [u8; MAX_NAME],
@@ -115,8 +115,14 @@ static NAME_BYTES: [bool; 256] = {
     table
 };
 
-/// Hashed as the name's bytes only (equal names have equal bytes): the padding is not
-/// worth hashing.
+/// Equal as texts: the padding is not compared.
+impl PartialEq for GameName {
+    fn eq(&self, other: &GameName) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+/// Hashed as the name's bytes, as they are compared.
 impl Hash for GameName {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write(self.as_bytes());
