@@ -5,6 +5,7 @@ mod differential;
 mod differential_scale;
 mod fuzz_regressions;
 mod json_mode;
+mod layers;
 mod limits;
 mod long_work;
 mod many_games;
