@@ -96,10 +96,10 @@ pub fn san(data: &[u8]) {
     };
     let full = pos.parse_san(text);
     // The shortcuts a file's moves take name what the full reading names, or nothing.
-    if let Some(m) = pos.find_san_quick(rest) {
+    if let Some((m, _)) = pos.find_plain_san(rest) {
         assert_eq!(full, Ok(m), "{fen}: {text:?}: the quick reading gave {m:?}");
     }
-    if let Ok(m) = pos.find_san_lean(rest) {
+    if let Ok(m) = pos.parse_san_bytes(rest) {
         assert_eq!(full, Ok(m), "{fen}: {text:?}: the lean reading gave {m:?}");
     }
     match full {

@@ -374,27 +374,23 @@ impl Position {
         self.match_san(legal.as_slice(), parse_text(text)?, false)
     }
 
-    /// The legal move SAN bytes of the common shapes name, when it is the one such move:
-    /// the cheapest way from a file's move to a move. `None` leaves the text to
-    /// `find_san_lean`, which reads every shape and says why a move is refused.
-    #[inline]
-    pub fn find_san_quick(&self, text: &[u8]) -> Option<Move> {
-        self.find_san_quick_by(text).map(|(m, _)| m)
-    }
-
-    /// `find_san_quick`, with the role of the piece that moves.
+    /// The legal move SAN bytes of the plain shapes name (a piece or pawn to a square,
+    /// `e4`, `Nbxd7`, `e8=Q`, with or without `+`/`#`), when it is the one such move,
+    /// with the role of the piece that moves: the cheapest way from a file's move to a
+    /// move. `None` leaves the text to `parse_san_bytes`, which reads every shape and
+    /// says why a move is refused.
     // Forced: --pgn 13% more instructions without its path's forced inlines.
     #[inline(always)]
-    pub(crate) fn find_san_quick_by(&self, text: &[u8]) -> Option<(Move, Role)> {
+    pub fn find_plain_san(&self, text: &[u8]) -> Option<(Move, Role)> {
         let (role, origins, to, promotion) = quick_shape(text)?;
         let m = self.unique_move_to(role, to, origins, promotion)?;
         Some((m, role))
     }
 
-    /// The legal move SAN bytes name, found by generating only the moves to its target
-    /// square (or the castling moves): cheaper than the whole list when the list is not
-    /// needed for anything else.
-    pub fn find_san_lean(&self, text: &[u8]) -> Result<Move, SanError> {
+    /// The legal move SAN bytes name, or why there is none, as `parse_san` reads the
+    /// text: found by generating only the moves to its target square (or the castling
+    /// moves), cheaper than the whole list when the list is not needed for anything else.
+    pub fn parse_san_bytes(&self, text: &[u8]) -> Result<Move, SanError> {
         let parsed = parse_text(text)?;
         if let SanText::Normal {
             role,
@@ -594,9 +590,9 @@ mod tests {
     #[test]
     fn a_piece_move_to_the_en_passant_square_is_not_the_capture() {
         let pos = Position::from_fen("4k3/1P6/8/8/3Pp3/8/6p1/R3K3 b Q d3 0 1").unwrap();
-        assert_eq!(pos.find_san_lean(b"Nd3"), Err(SanError::NoSuchMove));
-        assert_eq!(pos.find_san_quick(b"Nd3"), None);
-        let capture = pos.find_san_lean(b"exd3").unwrap();
+        assert_eq!(pos.parse_san_bytes(b"Nd3"), Err(SanError::NoSuchMove));
+        assert_eq!(pos.find_plain_san(b"Nd3"), None);
+        let capture = pos.parse_san_bytes(b"exd3").unwrap();
         assert!(capture.is_en_passant());
     }
 
@@ -624,14 +620,14 @@ mod tests {
                         assert!(side != 1 || listed.is_err(), "{text} in {}", pos.fen());
                     }
                 }
-                assert_eq!(pos.find_san_lean(text.as_bytes()), listed);
+                assert_eq!(pos.parse_san_bytes(text.as_bytes()), listed);
             }
         }
         assert!(found > 100, "only {found} castlings found");
     }
 
     /// Every text of up to six bytes from an alphabet of SAN's letters that the quick
-    /// reading takes is read the same by the full one, as `find_san_lean` turns its
+    /// reading takes is read the same by the full one, as `parse_san_bytes` turns its
     /// parts into origins (a pawn without a file comes from the target's file).
     #[test]
     fn the_quick_shape_is_the_full_parse() {
@@ -687,15 +683,14 @@ mod tests {
                 let bare = pos.san_without_suffix(m);
                 let long = format!("{}{}", m.from(), &bare[bare.len().saturating_sub(2)..]);
                 for text in [san.as_str(), bare.as_str(), long.as_str()] {
-                    let found = pos.find_san_quick(text.as_bytes());
-                    if let Some(found) = found {
+                    if let Some((found, _)) = pos.find_plain_san(text.as_bytes()) {
                         quick += 1;
                         assert_eq!(Ok(found), pos.find_san(&legal, text.as_bytes()), "{text}");
                     }
                 }
                 if !m.is_castle() && !m.is_en_passant() {
                     assert_eq!(
-                        pos.find_san_quick(san.as_bytes()),
+                        pos.find_plain_san(san.as_bytes()).map(|(m, _)| m),
                         Some(m),
                         "{san} in {}",
                         pos.fen()
@@ -706,7 +701,7 @@ mod tests {
             for text in [
                 "e5", "Nd2", "Kd2", "Bb5", "axb3", "e8=Q", "Rd1", "Qh5+", "O-O", "P", "e9",
             ] {
-                if let Some(found) = pos.find_san_quick(text.as_bytes()) {
+                if let Some((found, _)) = pos.find_plain_san(text.as_bytes()) {
                     assert_eq!(Ok(found), pos.find_san(&legal, text.as_bytes()), "{text}");
                 }
             }

@@ -104,15 +104,10 @@ impl Position {
     }
 
     /// The legal move UCI text names when it is a plain move of the piece on its
-    /// origin, checked without generating any other move. `None` leaves castling, en
-    /// passant and every refusal to the full lookup.
-    pub(crate) fn find_uci_quick(&self, uci: UciMove) -> Option<Move> {
-        self.find_uci_quick_by(uci).map(|(m, _)| m)
-    }
-
-    /// `find_uci_quick`, with the role of the piece that moves.
+    /// origin, with that piece's role, checked without generating any other move.
+    /// `None` leaves castling, en passant and every refusal to the full lookup.
     #[inline]
-    pub(crate) fn find_uci_quick_by(&self, uci: UciMove) -> Option<(Move, Role)> {
+    pub(crate) fn find_plain_uci(&self, uci: UciMove) -> Option<(Move, Role)> {
         if matches!(uci.promotion, Some(Role::Pawn | Role::King)) {
             return None;
         }
@@ -152,7 +147,7 @@ mod tests {
                             to,
                             promotion,
                         };
-                        let Some(m) = pos.find_uci_quick(uci) else {
+                        let Some((m, _)) = pos.find_plain_uci(uci) else {
                             continue;
                         };
                         for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
@@ -179,7 +174,7 @@ mod tests {
                 }
                 let uci = m.to_uci(CastlingMode::Standard);
                 assert_eq!(
-                    pos.find_uci_quick_by(uci),
+                    pos.find_plain_uci(uci),
                     pos.role_at(m.from()).map(|role| (m, role)),
                     "{uci} in {}",
                     pos.fen()

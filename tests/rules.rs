@@ -932,7 +932,7 @@ fn a_bishop_named_by_its_rank_is_san_not_uci() {
     let p = pos("2B4k/8/1nB5/8/8/8/8/4K3 w - - 0 1");
     let c6d7 = legal(&p, "c6d7", STANDARD);
     assert_eq!(p.san(c6d7), "B6d7");
-    assert_eq!(arbiter::game::resolve_move(&p, "B6d7", STANDARD), Ok(c6d7));
+    assert_eq!(p.parse_move("B6d7", STANDARD), Ok(c6d7));
     let game = arbiter::game::Game::new(p, STANDARD);
     assert_eq!(game.parse_move("B6d7"), Ok(c6d7));
     assert_eq!(game.parse_move("B8d7"), Ok(legal(&p, "c8d7", STANDARD)));

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::fen::{FenError, PositionError};
-use crate::game::{resolve_move, DrawnAt, Game, MoveError, State, Status};
+use crate::game::{DrawnAt, Game, MoveError, State, Status};
 use crate::moves::CastlingMode;
 use crate::position::Position;
 
@@ -509,19 +509,19 @@ impl Replayer {
         };
         let pos = &frame.position;
         // The quick search reads only ASCII: what it finds needs no UTF-8 check.
-        let parsed = match pos.find_san_quick(san) {
-            Some(m) => Ok(m),
+        let parsed = match pos.find_plain_san(san) {
+            Some((m, _)) => Ok(m),
             None => std::str::from_utf8(san)
                 .map_err(|_| MoveError::Syntax)
                 .and_then(|text| {
-                    if let Ok(m) = pos.find_san_lean(text.as_bytes()) {
+                    if let Ok(m) = pos.parse_san_bytes(text.as_bytes()) {
                         return Ok(m);
                     }
                     if !pos.has_legal_moves() {
                         // The variation goes on after mate or stalemate.
                         return Err(MoveError::GameOver(ended(pos)));
                     }
-                    resolve_move(pos, text, mode)
+                    pos.parse_move(text, mode)
                 }),
         };
         match parsed {

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use crate::color::Color;
 use crate::fen::FenError;
-use crate::game::{resolve_move, Game, MoveError};
+use crate::game::Game;
 use crate::moves::CastlingMode;
 use crate::moves::Move;
 use crate::pgn::reader::Skip;
@@ -15,7 +15,6 @@ use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::refusal::MoveRef;
 use crate::square::Square;
-use crate::uci::UciMove;
 
 use super::answer::{Answer, Format, MoveDetail, Reply, Standing};
 use super::command::{move_words, Command, OfferStep, Start};
@@ -512,7 +511,9 @@ impl Record {
         let mode = self.game.mode();
         let answer = match command {
             Command::Move(text) => {
-                let m = find_move(&self.game, text)
+                let m = self
+                    .game
+                    .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -521,7 +522,9 @@ impl Record {
                 if seat != pos.turn() && !self.game.status().is_over() {
                     return Err(ProtocolError::NotYourSeat(at(text, None), seat));
                 }
-                let m = find_move(&self.game, text)
+                let m = self
+                    .game
+                    .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 self.play(&pos, m)
             }
@@ -632,7 +635,9 @@ impl Record {
             }
             Command::Dests => Answer::Dests(self.dests()),
             Command::Legal(text) => {
-                let code = find_move(&self.game, text)
+                let code = self
+                    .game
+                    .parse_move(text)
                     .err()
                     .map(|e| ProtocolError::from_move(e, at(text, None), mode).code());
                 Answer::Legal(text.to_string(), code)
@@ -648,7 +653,8 @@ impl Record {
             Command::Status => Answer::Status(self.standing()),
             Command::History => Answer::History(self.game.moves().map(|m| self.uci(m)).collect()),
             Command::San(text) => {
-                let m = resolve_move(&pos, text, mode)
+                let m = pos
+                    .parse_move(text, mode)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
                 Answer::San(pos.san(m))
             }
@@ -791,22 +797,12 @@ fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, Protoc
     for (index, (text, uci)) in move_words(moves).enumerate() {
         let played = match uci {
             Ok(uci) => game.play_uci(uci, text),
-            Err(_) => game.parse_san_bytes(text.as_bytes()).map(|m| game.play(m)),
+            Err(_) => game.parse_move(text).map(|m| game.play(m)),
         };
         played.map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
     }
     game.set_lean(false);
     Ok(game)
-}
-
-/// The move that text names in a game, as `Game::parse_move` finds it, the cheapest
-/// way: UCI checked alone, SAN found from its own squares as a file's moves are. UCI
-/// syntax goes first as `parse_move` reads it, so a text that is both stays UCI.
-fn find_move(game: &Game, text: &str) -> Result<Move, MoveError> {
-    match text.parse::<UciMove>() {
-        Ok(uci) => game.parse_uci_move(uci, text),
-        Err(_) => game.parse_san_bytes(text.as_bytes()),
-    }
 }
 
 /// The base position a FEN gives in a game of `mode`: standard chess refuses the

@@ -6,9 +6,8 @@
 //! over; after `game ` come the names of the open games, and the words after
 //! `game <name>` complete in that game (`if ` offers its version).
 
-use arbiter::game::resolve_move;
-use arbiter::protocol::options::{OptionKind, OPTIONS};
 use arbiter::protocol::command::KEYWORDS;
+use arbiter::protocol::options::{OptionKind, OPTIONS};
 use arbiter::protocol::{Session, Version};
 use arbiter::{CastlingMode, Game, Position, Square};
 use rustyline::completion::{unescape, FilenameCompleter};
@@ -220,7 +219,7 @@ fn in_position(start: &str, rest: &[&str], word: &str, mode: CastlingMode) -> Ve
     };
     let mut pos = base;
     for text in &rest[moves_at + 1..] {
-        match resolve_move(&pos, text, mode) {
+        match pos.parse_move(text, mode) {
             Ok(m) => pos.play_unchecked(m),
             Err(_) => return Vec::new(),
         }
