@@ -79,9 +79,9 @@ pub mod uci;
 pub use crate::{
     bitboard::Bitboard,
     color::Color,
-    illegal::IllegalMove,
     fen::{FenError, ParseFenError, PositionError, Setup},
     game::{DrawReason, Game, MoveError, State, Status},
+    illegal::IllegalMove,
     moves::{CastlingMode, Move, MoveKind, MoveList},
     perft::perft,
     position::Position,
