@@ -15,6 +15,22 @@ pub enum CastlingMode {
     Chess960,
 }
 
+impl CastlingMode {
+    /// The mode a Chess960 flag (an option, a command-line switch, a tag) asks for.
+    pub const fn from_chess960(chess960: bool) -> CastlingMode {
+        if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Whether this is Chess960 castling, the flag `from_chess960` reads back.
+    pub const fn is_chess960(self) -> bool {
+        matches!(self, CastlingMode::Chess960)
+    }
+}
+
 /// What is special about a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {

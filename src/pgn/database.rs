@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::game::DrawnAt;
-use crate::moves::CastlingMode;
 use crate::position::Position;
 
 use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
@@ -183,7 +182,7 @@ impl Worker {
                     self.replayer.tags(),
                     result,
                     game.base(),
-                    mode == CastlingMode::Chess960,
+                    mode.is_chess960(),
                 );
                 text.push_str(self.replayer.movetext());
                 text.push('\n');

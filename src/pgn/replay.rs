@@ -378,11 +378,9 @@ impl Replayer {
             None => false,
             Some(v) => variant_is_chess960(v).ok_or_else(|| GameError::Variant(v.clone()))?,
         };
-        Ok(if chess960 || self.options.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        })
+        Ok(CastlingMode::from_chess960(
+            chess960 || self.options.chess960,
+        ))
     }
 
     /// Sets the game up as the tags describe it, before any move.

@@ -7,8 +7,8 @@
 //! `game <name>` complete in that game (`if ` offers its version).
 
 use arbiter::game::resolve_move;
-use arbiter::protocol::options::{OptionKind, OPTIONS};
 use arbiter::protocol::command::KEYWORDS;
+use arbiter::protocol::options::{OptionKind, OPTIONS};
 use arbiter::protocol::{Session, Version};
 use arbiter::{CastlingMode, Game, Position, Square};
 use rustyline::completion::{unescape, FilenameCompleter};
@@ -56,11 +56,7 @@ impl Snapshot {
             .collect();
         Snapshot {
             game: GameView::of(session.game(), session.version(None).unwrap_or(0)),
-            next_mode: if session.is_chess960() {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            },
+            next_mode: CastlingMode::from_chess960(session.is_chess960()),
             named,
         }
     }
