@@ -16,7 +16,7 @@ use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use crate::game::DrawnAt;
 use crate::position::Position;
 
-use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
+use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
@@ -251,21 +251,21 @@ fn verdict_of(error: GameError) -> Verdict {
 }
 
 /// A verdict line built on the stack: at most two numbers of 20 digits and a few words.
-struct Line {
+struct VerdictLine {
     bytes: [u8; 64],
     len: usize,
 }
 
-impl Default for Line {
-    fn default() -> Line {
-        Line {
+impl Default for VerdictLine {
+    fn default() -> VerdictLine {
+        VerdictLine {
             bytes: [0; 64],
             len: 0,
         }
     }
 }
 
-impl Line {
+impl VerdictLine {
     fn push(&mut self, text: &[u8]) {
         if let Some(room) = self.bytes.get_mut(self.len..self.len + text.len()) {
             room.copy_from_slice(text);
@@ -301,7 +301,7 @@ fn write_verdict(
     {
         // Nearly every line of a check: written without the formatting machinery,
         // which cost more than the rest of the line's work.
-        let mut line = Line::default();
+        let mut line = VerdictLine::default();
         line.push(b"game ");
         line.decimal(number);
         line.push(b" ok ");
@@ -837,15 +837,15 @@ impl Worker {
                     // refused, a broken one is skipped to where the next one starts.
                     let refused = too_long(&bytes[at..], step);
                     let (taken, broken) = match (step, refused) {
-                        (Step::End | Step::NeedMore, _) => break,
+                        (GameRead::End | GameRead::NeedMore, _) => break,
                         (_, Some(refused)) => {
                             self.replayer.begin_game();
                             self.replayer
                                 .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
                             (refused.skip(), true)
                         }
-                        (Step::Game(n), None) => (n, false),
-                        (Step::Broken(n), None) => (n, true),
+                        (GameRead::Game(n), None) => (n, false),
+                        (GameRead::Broken(n), None) => (n, true),
                     };
                     at += taken;
                     if broken {
@@ -1183,7 +1183,7 @@ impl Read for ChunkReader<'_> {
 fn whole_games(text: &[u8]) -> usize {
     let mut at = 0;
     let mut cut = 0;
-    while let Step::Game(n) = read_game(&text[at..], false, &mut Skip) {
+    while let GameRead::Game(n) = read_game(&text[at..], false, &mut Skip) {
         if n > MAX_GAME {
             break;
         }
