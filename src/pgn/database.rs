@@ -463,8 +463,8 @@ struct Batch {
 }
 
 /// Byte buffers handed back for reuse: the text of a database passes through a read
-/// chunk and a run, and allocating (and zeroing) those afresh for every run cost more
-/// than a tenth of the work of two jobs.
+/// chunk and a run, and allocating (and zeroing) those afresh for every run is a large
+/// share of the work (docs/performance.md).
 #[derive(Default)]
 struct Pool(std::sync::Mutex<Vec<Vec<u8>>>);
 
@@ -713,9 +713,8 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
 /// and handed to `hand`, until there is none or `hand` says to stop. Every worker (the
 /// writing one, and with one job the only one) runs this one copy of the code, the game
 /// replay inlined into it and the worker a local of it, so that the position lies at
-/// fixed places in the frame: compiled into each caller, or reaching the worker through
-/// a pointer, the replay took up to 4% more instructions, and two jobs did 4% more work
-/// than one.
+/// fixed places in the frame rather than behind a pointer the loop keeps spilling, and
+/// one job and many run the same code (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(never)]
 fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Answered) -> bool) {

@@ -252,8 +252,7 @@ pub fn resync(input: &[u8]) -> Option<usize> {
 ///
 /// Inlined, down to the loop over moves: a caller that loops over games and owns the
 /// visitor (the database's `work`) then reaches the visitor's position at fixed places
-/// in its frame; the same code reaching it through a pointer, which it keeps spilling,
-/// took 4% more instructions.
+/// in its frame, not through a pointer that it keeps spilling (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(always)]
 pub fn read_game<V: Visitor>(input: &[u8], at_end: bool, visitor: &mut V) -> GameRead {

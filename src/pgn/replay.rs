@@ -575,8 +575,8 @@ pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
 impl Visitor for Replayer {
     fn begin_game(&mut self) {
         // Skipped tags leave the roster's unknowns as they are (`load` takes them out
-        // only to leave the same behind): making them afresh for every game of a
-        // database check cost a dozen allocations a game.
+        // only to leave the same behind), so a database check allocates no tags afresh
+        // for every game.
         if !self.options.skip_tags {
             self.tags = Tags::default();
         }
