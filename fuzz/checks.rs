@@ -8,7 +8,7 @@ use arbiter::color::Color;
 use arbiter::game::Status;
 use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
-use arbiter::pgn::reader::{read_game, Step};
+use arbiter::pgn::reader::{read_game, GameRead};
 use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
 use arbiter::protocol::name::NameRef;
@@ -418,7 +418,7 @@ fn written_game_reads_back(loaded: &Loaded) {
     let mut again = Replayer::new(Options::default());
     let step = read_game(text.as_bytes(), true, &mut again);
     assert!(
-        matches!(step, Step::Game(n) if n <= text.len()),
+        matches!(step, GameRead::Game(n) if n <= text.len()),
         "{step:?} for\n{text}"
     );
     let back = match again.load() {
@@ -447,7 +447,7 @@ fn prefixes_agree(data: &[u8]) {
         let cut = data.len() * eighth / 8;
         let mut part = Replayer::new(Options::default());
         match read_game(&data[..cut], false, &mut part) {
-            Step::NeedMore => {}
+            GameRead::NeedMore => {}
             step => assert_eq!(
                 (step, verdict(&part.load())),
                 expected,

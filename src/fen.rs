@@ -478,10 +478,9 @@ impl Position {
     /// Writes the FEN into `fen`, in place.
     pub fn write_fen(&self, fen: &mut FenText) {
         // The board's letters by square first, a rank at a time from each role's pattern
-        // of squares on it: loops of fixed length, without a branch per piece. (Storing
-        // each piece's letter at its square compiled to a jump per piece, through a table
-        // of 64 targets, which the processor mispredicts whenever one answer's position
-        // is unrelated to the previous one's, as when clients of many games take turns.)
+        // of squares on it: loops of fixed length, without a branch per piece, so that
+        // nothing is mispredicted when one answer's position is unrelated to the
+        // previous one's, as when clients of many games take turns (docs/performance.md).
         let mut board = [0u8; 64];
         let black = self.by_color(Color::Black).0;
         for (rank, row) in board.chunks_exact_mut(8).enumerate() {

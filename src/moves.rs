@@ -15,6 +15,22 @@ pub enum CastlingMode {
     Chess960,
 }
 
+impl CastlingMode {
+    /// The mode a Chess960 flag (an option, a command-line switch, a tag) asks for.
+    pub const fn from_chess960(chess960: bool) -> CastlingMode {
+        if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Whether this is Chess960 castling, the flag `from_chess960` reads back.
+    pub const fn is_chess960(self) -> bool {
+        matches!(self, CastlingMode::Chess960)
+    }
+}
+
 /// What is special about a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
@@ -42,8 +58,8 @@ const KIND_CASTLE: u16 = 3;
 const KIND_PROMOTION: u16 = 4; // + role index - 1: knight 4, bishop 5, rook 6, queen 7
 
 /// The kind code of a promotion to each role, as `Move::new` packs it (a pawn or king
-/// as a queen). `Move::new` keeps its own `match`: read from this table, perft's move
-/// generator ran 0.27% more instructions.
+/// as a queen). `Move::new` keeps its own `match`, which perft's move generator runs
+/// in fewer instructions than a read of this table (docs/performance.md).
 const PROMOTION_CODES: [u16; 6] = [
     KIND_PROMOTION + 3,
     KIND_PROMOTION,

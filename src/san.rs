@@ -586,7 +586,7 @@ mod tests {
     }
 
     /// Where a pawn may capture en passant, the lean reading of a piece's move to that
-    /// square is not the capture (found by the fuzzer: `Nd3` was read as `exd3`).
+    /// square is not the capture: `Nd3` is not `exd3`.
     #[test]
     fn a_piece_move_to_the_en_passant_square_is_not_the_capture() {
         let pos = Position::from_fen("4k3/1P6/8/8/3Pp3/8/6p1/R3K3 b Q d3 0 1").unwrap();

@@ -14,10 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use crate::game::DrawnAt;
-use crate::moves::CastlingMode;
 use crate::position::Position;
 
-use super::reader::{last_game_start, read_game, resync, Skip, Step, SyntaxError, Visitor};
+use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
 use super::writer::{outcome_of, write_tags};
@@ -183,7 +182,7 @@ impl Worker {
                     self.replayer.tags(),
                     result,
                     game.base(),
-                    mode == CastlingMode::Chess960,
+                    mode.is_chess960(),
                 );
                 text.push_str(self.replayer.movetext());
                 text.push('\n');
@@ -252,21 +251,21 @@ fn verdict_of(error: GameError) -> Verdict {
 }
 
 /// A verdict line built on the stack: at most two numbers of 20 digits and a few words.
-struct Line {
+struct VerdictLine {
     bytes: [u8; 64],
     len: usize,
 }
 
-impl Default for Line {
-    fn default() -> Line {
-        Line {
+impl Default for VerdictLine {
+    fn default() -> VerdictLine {
+        VerdictLine {
             bytes: [0; 64],
             len: 0,
         }
     }
 }
 
-impl Line {
+impl VerdictLine {
     fn push(&mut self, text: &[u8]) {
         if let Some(room) = self.bytes.get_mut(self.len..self.len + text.len()) {
             room.copy_from_slice(text);
@@ -302,7 +301,7 @@ fn write_verdict(
     {
         // Nearly every line of a check: written without the formatting machinery,
         // which cost more than the rest of the line's work.
-        let mut line = Line::default();
+        let mut line = VerdictLine::default();
         line.push(b"game ");
         line.decimal(number);
         line.push(b" ok ");
@@ -464,8 +463,8 @@ struct Batch {
 }
 
 /// Byte buffers handed back for reuse: the text of a database passes through a read
-/// chunk and a run, and allocating (and zeroing) those afresh for every run cost more
-/// than a tenth of the work of two jobs.
+/// chunk and a run, and allocating (and zeroing) those afresh for every run is a large
+/// share of the work (docs/performance.md).
 #[derive(Default)]
 struct Pool(std::sync::Mutex<Vec<Vec<u8>>>);
 
@@ -714,9 +713,8 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
 /// and handed to `hand`, until there is none or `hand` says to stop. Every worker (the
 /// writing one, and with one job the only one) runs this one copy of the code, the game
 /// replay inlined into it and the worker a local of it, so that the position lies at
-/// fixed places in the frame: compiled into each caller, or reaching the worker through
-/// a pointer, the replay took up to 4% more instructions, and two jobs did 4% more work
-/// than one.
+/// fixed places in the frame rather than behind a pointer the loop keeps spilling, and
+/// one job and many run the same code (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(never)]
 fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Answered) -> bool) {
@@ -838,15 +836,15 @@ impl Worker {
                     // refused, a broken one is skipped to where the next one starts.
                     let refused = too_long(&bytes[at..], step);
                     let (taken, broken) = match (step, refused) {
-                        (Step::End | Step::NeedMore, _) => break,
+                        (GameRead::End | GameRead::NeedMore, _) => break,
                         (_, Some(refused)) => {
                             self.replayer.begin_game();
                             self.replayer
                                 .end_game(Some(&SyntaxError::TooLong(MAX_GAME)));
                             (refused.skip(), true)
                         }
-                        (Step::Game(n), None) => (n, false),
-                        (Step::Broken(n), None) => (n, true),
+                        (GameRead::Game(n), None) => (n, false),
+                        (GameRead::Broken(n), None) => (n, true),
                     };
                     at += taken;
                     if broken {
@@ -1184,7 +1182,7 @@ impl Read for ChunkReader<'_> {
 fn whole_games(text: &[u8]) -> usize {
     let mut at = 0;
     let mut cut = 0;
-    while let Step::Game(n) = read_game(&text[at..], false, &mut Skip) {
+    while let GameRead::Game(n) = read_game(&text[at..], false, &mut Skip) {
         if n > MAX_GAME {
             break;
         }

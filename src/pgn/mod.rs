@@ -20,7 +20,7 @@ pub mod stream;
 pub mod tags;
 pub mod writer;
 
-pub use reader::{read_game, Outcome, Step, SyntaxError, Visitor};
+pub use reader::{read_game, GameRead, Outcome, SyntaxError, Visitor};
 pub use replay::{GameError, Loaded, Options, Replayer, ResultError};
 pub use stream::{GameReader, Next, RawGame, MAX_GAME};
 pub use tags::{TagError, Tags};

@@ -168,9 +168,10 @@ pub struct Skip;
 
 impl Visitor for Skip {}
 
-/// How far one call got.
+/// How far one `read_game` call got: a game read whole or up to its syntax error, or
+/// why none was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum GameRead {
     /// A game was read (the visitor has had `end_game`); it took this many bytes.
     Game(usize),
     /// A game was read up to a syntax error (the visitor has had `end_game` with it);
@@ -251,11 +252,10 @@ pub fn resync(input: &[u8]) -> Option<usize> {
 ///
 /// Inlined, down to the loop over moves: a caller that loops over games and owns the
 /// visitor (the database's `work`) then reaches the visitor's position at fixed places
-/// in its frame; the same code reaching it through a pointer, which it keeps spilling,
-/// took 4% more instructions.
+/// in its frame, not through a pointer that it keeps spilling (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(always)]
-pub fn read_game<V: Visitor>(input: &[u8], at_end: bool, visitor: &mut V) -> Step {
+pub fn read_game<V: Visitor>(input: &[u8], at_end: bool, visitor: &mut V) -> GameRead {
     Reader {
         input,
         at: 0,
@@ -350,7 +350,7 @@ enum Section {
 }
 
 /// How reading one token went.
-enum Flow {
+enum TokenRead {
     Go,
     /// The game ended; its length.
     Done(usize),
@@ -368,7 +368,7 @@ impl Reader<'_> {
     // This, `token` and `moves` inline: see `read_game`.
     // Forced: --pgn 13% more instructions without its path's forced inlines.
     #[inline(always)]
-    fn game<V: Visitor>(&mut self, v: &mut V) -> Step {
+    fn game<V: Visitor>(&mut self, v: &mut V) -> GameRead {
         if self.input.starts_with(BOM) {
             self.at = BOM.len();
         }
@@ -380,20 +380,20 @@ impl Reader<'_> {
             self.at = past_blanks(self.input, self.at);
             let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
             match flow {
-                Flow::Go => {}
-                Flow::Done(len) => return Step::Game(len),
-                Flow::Need => return Step::NeedMore,
-                Flow::Fail(error) => {
+                TokenRead::Go => {}
+                TokenRead::Done(len) => return GameRead::Game(len),
+                TokenRead::Need => return GameRead::NeedMore,
+                TokenRead::Fail(error) => {
                     v.end_game(Some(&error));
-                    return Step::Broken(self.at);
+                    return GameRead::Broken(self.at);
                 }
             }
             if self.at >= self.input.len() {
                 if !self.at_end {
-                    return Step::NeedMore;
+                    return GameRead::NeedMore;
                 }
                 if section == Section::Start {
-                    return Step::End;
+                    return GameRead::End;
                 }
                 let error = if depth > 0 {
                     SyntaxError::UnterminatedVariation
@@ -401,20 +401,20 @@ impl Reader<'_> {
                     SyntaxError::MissingResult
                 };
                 v.end_game(Some(&error));
-                return Step::Game(self.at);
+                return GameRead::Game(self.at);
             }
         }
     }
 
     /// Ends the game where the next one's tags begin, at `self.at`.
-    fn end_before_next<V: Visitor>(&self, v: &mut V, depth: u32) -> Flow {
+    fn end_before_next<V: Visitor>(&self, v: &mut V, depth: u32) -> TokenRead {
         let error = if depth > 0 {
             SyntaxError::UnterminatedVariation
         } else {
             SyntaxError::MissingResult
         };
         v.end_game(Some(&error));
-        Flow::Done(self.at)
+        TokenRead::Done(self.at)
     }
 
     fn at_line_start(&self) -> bool {
@@ -434,10 +434,10 @@ impl Reader<'_> {
         section: &mut Section,
         depth: &mut u32,
         tags_seen: &mut bool,
-    ) -> Flow {
+    ) -> TokenRead {
         let input = self.input;
         let Some(&byte) = input.get(self.at) else {
-            return Flow::Go;
+            return TokenRead::Go;
         };
         // Moves, move numbers and comments are nearly every token: they are tested for
         // first, with branches that the token before predicts well.
@@ -450,32 +450,32 @@ impl Reader<'_> {
         match byte {
             b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => {
                 self.at += 1;
-                Flow::Go
+                TokenRead::Go
             }
             b'%' if self.at_line_start() => match self.line_end(self.at) {
                 Some(end) => {
                     self.at = end + 1;
-                    Flow::Go
+                    TokenRead::Go
                 }
                 None if self.at_end => {
                     self.at = input.len();
-                    Flow::Go
+                    TokenRead::Go
                 }
-                None => Flow::Need,
+                None => TokenRead::Need,
             },
             b';' => match self.line_end(self.at) {
                 Some(end) => {
                     let text = &input[self.at + 1..end];
                     v.line_comment(text.strip_suffix(b"\r").unwrap_or(text));
                     self.at = end + 1;
-                    Flow::Go
+                    TokenRead::Go
                 }
                 None if self.at_end => {
                     v.line_comment(&input[self.at + 1..]);
                     self.at = input.len();
-                    Flow::Go
+                    TokenRead::Go
                 }
-                None => Flow::Need,
+                None => TokenRead::Need,
             },
             b'{' => self.brace_comment(v),
             // A byte-order mark before a game, not only at the input's start: files
@@ -483,11 +483,11 @@ impl Reader<'_> {
             0xef if *section == Section::Start && BOM.starts_with(rest_prefix(input, self.at)) => {
                 if input.len() - self.at < BOM.len() {
                     if !self.at_end {
-                        return Flow::Need;
+                        return TokenRead::Need;
                     }
                 } else {
                     self.at += BOM.len();
-                    return Flow::Go;
+                    return TokenRead::Go;
                 }
                 *section = Section::Movetext;
                 v.begin_movetext();
@@ -514,7 +514,7 @@ impl Reader<'_> {
         }
     }
 
-    fn brace_comment<V: Visitor>(&mut self, v: &mut V) -> Flow {
+    fn brace_comment<V: Visitor>(&mut self, v: &mut V) -> TokenRead {
         let input = self.input;
         let body = self.at + 1;
         // Most comments close on their line; only one that goes on past a line break
@@ -526,7 +526,7 @@ impl Reader<'_> {
             if input[body + i] == b'}' {
                 v.plain_comment(&input[body..body + i]);
                 self.at = body + i + 1;
-                return Flow::Go;
+                return TokenRead::Go;
             }
         }
         let mut from = body;
@@ -541,13 +541,13 @@ impl Reader<'_> {
                             Some(false) => {
                                 self.at = nl + 1;
                                 v.end_game(Some(&SyntaxError::UnterminatedComment));
-                                return Flow::Done(self.at);
+                                return TokenRead::Done(self.at);
                             }
-                            None => return Flow::Need,
+                            None => return TokenRead::Need,
                         }
                     }
                     if nl + 1 + 7 > input.len() && !self.at_end {
-                        return Flow::Need;
+                        return TokenRead::Need;
                     }
                     from = nl + 1;
                 }
@@ -558,18 +558,18 @@ impl Reader<'_> {
             Some(close) => {
                 v.comment(&input[body..close]);
                 self.at = close + 1;
-                Flow::Go
+                TokenRead::Go
             }
             None if self.at_end => {
                 self.at = input.len();
                 v.end_game(Some(&SyntaxError::UnterminatedComment));
-                Flow::Done(self.at)
+                TokenRead::Done(self.at)
             }
-            None => Flow::Need,
+            None => TokenRead::Need,
         }
     }
 
-    fn tag<V: Visitor>(&mut self, v: &mut V) -> Flow {
+    fn tag<V: Visitor>(&mut self, v: &mut V) -> TokenRead {
         let input = self.input;
         // Nearly every tag pair is a plain value on one line: read at once, without
         // looking for the line's end first. A value seen to be printable ASCII holds no
@@ -587,48 +587,48 @@ impl Reader<'_> {
             read = true;
             match after {
                 [b'\n', b'[', next @ ..] if !next.starts_with(b"Event ") => self.at += 1,
-                _ => return Flow::Go,
+                _ => return TokenRead::Go,
             }
         }
         if read {
-            return Flow::Go;
+            return TokenRead::Go;
         }
         let Some(end) = self.line_end(self.at) else {
             return if self.at_end {
                 self.at = input.len();
-                Flow::Fail(SyntaxError::BadTag)
+                TokenRead::Fail(SyntaxError::BadTag)
             } else {
-                Flow::Need
+                TokenRead::Need
             };
         };
         let line = &input[self.at + 1..end];
         let Some((name, value, rest)) = split_tag(line) else {
             self.at = end;
-            return Flow::Fail(SyntaxError::BadTag);
+            return TokenRead::Fail(SyntaxError::BadTag);
         };
         v.tag(name, value);
         // Several tag pairs may share a line.
         self.at = end - rest.len();
-        Flow::Go
+        TokenRead::Go
     }
 
-    fn movetext<V: Visitor>(&mut self, v: &mut V, byte: u8, depth: &mut u32) -> Flow {
+    fn movetext<V: Visitor>(&mut self, v: &mut V, byte: u8, depth: &mut u32) -> TokenRead {
         let input = self.input;
         match byte {
             b'(' => {
                 *depth += 1;
                 self.at += 1;
                 v.begin_variation();
-                Flow::Go
+                TokenRead::Go
             }
             b')' => {
                 self.at += 1;
                 if *depth == 0 {
-                    return Flow::Fail(SyntaxError::UnmatchedParen);
+                    return TokenRead::Fail(SyntaxError::UnmatchedParen);
                 }
                 *depth -= 1;
                 v.end_variation();
-                Flow::Go
+                TokenRead::Go
             }
             b'$' => {
                 let digits = input[self.at + 1..]
@@ -637,15 +637,15 @@ impl Reader<'_> {
                     .count();
                 let end = self.at + 1 + digits;
                 if end == input.len() && !self.at_end {
-                    return Flow::Need;
+                    return TokenRead::Need;
                 }
                 self.at = end;
                 match parse_nag(&input[end - digits..end]) {
                     Some(nag) => {
                         v.nag(nag);
-                        Flow::Go
+                        TokenRead::Go
                     }
-                    None => Flow::Fail(SyntaxError::NagOutOfRange(
+                    None => TokenRead::Fail(SyntaxError::NagOutOfRange(
                         String::from_utf8_lossy(&input[end - digits - 1..end]).into_owned(),
                     )),
                 }
@@ -661,7 +661,7 @@ impl Reader<'_> {
                     .and_then(|s| s.chars().next())
                     .unwrap_or(char::from(byte));
                 self.at += 1;
-                Flow::Fail(SyntaxError::UnexpectedChar(c))
+                TokenRead::Fail(SyntaxError::UnexpectedChar(c))
             }
         }
     }
@@ -672,7 +672,7 @@ impl Reader<'_> {
     /// that is not a plain move or move number) is left to `token` and `symbol_token`.
     // Forced: --pgn 13% more instructions without its path's forced inlines.
     #[inline(always)]
-    fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
+    fn moves<V: Visitor>(&mut self, v: &mut V, depth: u32) -> TokenRead {
         let input = self.input;
         loop {
             match self.quick_symbol(v) {
@@ -680,7 +680,7 @@ impl Reader<'_> {
                 Quick::Read => {}
                 Quick::Slow => {
                     let flow = self.symbol_token(v, depth);
-                    if !matches!(flow, Flow::Go) {
+                    if !matches!(flow, TokenRead::Go) {
                         return flow;
                     }
                 }
@@ -693,7 +693,7 @@ impl Reader<'_> {
                     self.at = at + len;
                 } else {
                     let flow = self.brace_comment(v);
-                    if !matches!(flow, Flow::Go) {
+                    if !matches!(flow, TokenRead::Go) {
                         return flow;
                     }
                 }
@@ -701,7 +701,7 @@ impl Reader<'_> {
             }
             match input.get(self.at) {
                 Some(&b) if SYMBOL[usize::from(b)] => {}
-                _ => return Flow::Go,
+                _ => return TokenRead::Go,
             }
         }
     }
@@ -768,42 +768,42 @@ impl Reader<'_> {
     }
 
     /// The symbol token at `self.at`: a move, a move number or a result.
-    fn symbol_token<V: Visitor>(&mut self, v: &mut V, depth: u32) -> Flow {
+    fn symbol_token<V: Visitor>(&mut self, v: &mut V, depth: u32) -> TokenRead {
         let input = self.input;
         let len = input[self.at..]
             .iter()
             .take_while(|&&b| SYMBOL[usize::from(b)])
             .count();
         if self.at + len == input.len() && !self.at_end {
-            return Flow::Need;
+            return TokenRead::Need;
         }
         let symbol = &input[self.at..self.at + len];
         self.at += len;
         self.symbol(v, symbol, depth)
     }
 
-    fn finish<V: Visitor>(&mut self, v: &mut V, outcome: Outcome, depth: u32) -> Flow {
+    fn finish<V: Visitor>(&mut self, v: &mut V, outcome: Outcome, depth: u32) -> TokenRead {
         if depth > 0 {
-            return Flow::Fail(SyntaxError::UnterminatedVariation);
+            return TokenRead::Fail(SyntaxError::UnterminatedVariation);
         }
         v.outcome(outcome);
         v.end_game(None);
-        Flow::Done(self.at)
+        TokenRead::Done(self.at)
     }
 
-    fn symbol<V: Visitor>(&mut self, v: &mut V, symbol: &[u8], depth: u32) -> Flow {
+    fn symbol<V: Visitor>(&mut self, v: &mut V, symbol: &[u8], depth: u32) -> TokenRead {
         // Most symbols are moves: a letter first, no suffix.
         if let [b'a'..=b'h' | b'B' | b'K' | b'N' | b'O' | b'Q' | b'R', .., last] = *symbol {
             if last != b'!' && last != b'?' && last != b'.' && symbol != b"ep" {
                 v.san(symbol);
-                return Flow::Go;
+                return TokenRead::Go;
             }
         }
         // The rest are mostly move numbers, `12.` or `12...`, with nothing after them.
         if let [b'1'..=b'9', .., b'.'] = *symbol {
             let digits = symbol.iter().take_while(|b| b.is_ascii_digit()).count();
             if symbol[digits..].iter().all(|&b| b == b'.') {
-                return Flow::Go;
+                return TokenRead::Go;
             }
         }
         if let Some(outcome) = Outcome::from_token(symbol) {
@@ -816,12 +816,12 @@ impl Reader<'_> {
             let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
             rest = &rest[digits..];
             if rest.first().is_some_and(|&b| b != b'.') {
-                return Flow::Fail(SyntaxError::UnexpectedChar(char::from(rest[0])));
+                return TokenRead::Fail(SyntaxError::UnexpectedChar(char::from(rest[0])));
             }
         }
         let rest = trim_dots(rest);
         if rest.is_empty() || rest == b"e.p." || rest == b"ep" {
-            return Flow::Go;
+            return TokenRead::Go;
         }
         let (san, suffix) = split_suffix(rest);
         if !suffix.is_empty() {
@@ -831,13 +831,13 @@ impl Reader<'_> {
             return match suffix_nag(suffix) {
                 Some(nag) => {
                     v.nag(nag);
-                    Flow::Go
+                    TokenRead::Go
                 }
-                None => Flow::Fail(SyntaxError::UnexpectedChar(char::from(suffix[0]))),
+                None => TokenRead::Fail(SyntaxError::UnexpectedChar(char::from(suffix[0]))),
             };
         }
         self.emit_move(v, san);
-        Flow::Go
+        TokenRead::Go
     }
 
     fn emit_move<V: Visitor>(&self, v: &mut V, san: &[u8]) {
@@ -1087,7 +1087,7 @@ mod tests {
         }
     }
 
-    fn events(input: &str) -> (Vec<String>, Step) {
+    fn events(input: &str) -> (Vec<String>, GameRead) {
         let mut v = Events::default();
         let step = read_game(input.as_bytes(), true, &mut v);
         (v.0, step)
@@ -1140,7 +1140,7 @@ mod tests {
         let input = "[Event \"x\"]\n[White \"a \\\"b\\\"\"]\n\n1. e4 e5 1-0\n";
         let (events, step) = events(input);
         assert_eq!(events.join("|"), "tag Event x|tag White a \"b\"|e4|e5|1-0");
-        assert_eq!(step, Step::Game(input.len() - 1));
+        assert_eq!(step, GameRead::Game(input.len() - 1));
     }
 
     #[test]
@@ -1201,7 +1201,7 @@ mod tests {
             first.last().unwrap(),
             "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
         );
-        assert_eq!(step, Step::Game(23));
+        assert_eq!(step, GameRead::Game(23));
     }
 
     #[test]
@@ -1239,16 +1239,16 @@ mod tests {
     fn a_byte_order_mark_before_a_later_game_is_skipped() {
         let input = "1. e4 *\n\u{feff}[Event \"b\"]\n1. d4 *\n";
         let mut v = Events::default();
-        let Step::Game(len) = read_game(input.as_bytes(), true, &mut v) else {
+        let GameRead::Game(len) = read_game(input.as_bytes(), true, &mut v) else {
             panic!("first game");
         };
         assert_eq!(
             read_game(&input.as_bytes()[len..], true, &mut v),
-            Step::Game(input.len() - len - 1)
+            GameRead::Game(input.len() - len - 1)
         );
         assert_eq!(v.0.join(" "), "tag Event b d4 *");
         // Cut inside the mark, the reader waits for the rest.
-        assert_eq!(read_game(b"\n\xef\xbb", false, &mut v), Step::NeedMore);
+        assert_eq!(read_game(b"\n\xef\xbb", false, &mut v), GameRead::NeedMore);
     }
 
     #[test]
@@ -1277,7 +1277,7 @@ mod tests {
             events.join(" "),
             "e4 e5 error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
         );
-        assert_eq!(step, Step::Game(10));
+        assert_eq!(step, GameRead::Game(10));
     }
 
     #[test]
@@ -1291,7 +1291,7 @@ mod tests {
         let input = "1. e4 { cut\n[Event \"next\"]\n1. d4 *";
         let (events, step) = events(input);
         assert_eq!(events.last().unwrap(), "error a { comment is not closed");
-        assert_eq!(step, Step::Game(12));
+        assert_eq!(step, GameRead::Game(12));
     }
 
     #[test]
@@ -1302,12 +1302,12 @@ mod tests {
             got.join("|"),
             "tag Event E1|tag Result *|e4|{ a comment\n[Event \"x\"]\n[Event \"y\"]\n still }|e5|*"
         );
-        assert_eq!(step, Step::Game(input.len() - 1));
+        assert_eq!(step, GameRead::Game(input.len() - 1));
         // Not yet known: more input is needed.
         let mut v = Events::default();
         assert_eq!(
             read_game(b"1. e4 { a\n[Event \"x\"]\n no brace yet", false, &mut v),
-            Step::NeedMore
+            GameRead::NeedMore
         );
     }
 
@@ -1316,7 +1316,7 @@ mod tests {
         let input = "1. e4 { cut\n[Event \"next\"]\n1. d4 {fine} *";
         let (events, step) = events(input);
         assert_eq!(events.last().unwrap(), "error a { comment is not closed");
-        assert_eq!(step, Step::Game(12));
+        assert_eq!(step, GameRead::Game(12));
     }
 
     #[test]
@@ -1344,23 +1344,26 @@ mod tests {
     fn unmatched_paren_breaks_the_game() {
         let mut v = Events::default();
         let step = read_game(b"1. e4 ) e5 *", true, &mut v);
-        assert_eq!(step, Step::Broken(7));
+        assert_eq!(step, GameRead::Broken(7));
         assert_eq!(v.0.last().unwrap(), "error a ) closes no variation");
     }
 
     #[test]
     fn incomplete_input_asks_for_more() {
         let mut v = Events::default();
-        assert_eq!(read_game(b"1. e4 e5 2. N", false, &mut v), Step::NeedMore);
-        assert_eq!(read_game(b"1. e4 {open", false, &mut v), Step::NeedMore);
-        assert_eq!(read_game(b"\n \n", true, &mut v), Step::End);
+        assert_eq!(
+            read_game(b"1. e4 e5 2. N", false, &mut v),
+            GameRead::NeedMore
+        );
+        assert_eq!(read_game(b"1. e4 {open", false, &mut v), GameRead::NeedMore);
+        assert_eq!(read_game(b"\n \n", true, &mut v), GameRead::End);
     }
 
     #[test]
     fn two_tagless_games_in_a_row() {
         let input = b"1. e4 1-0 1. d4 0-1";
         let mut v = Events::default();
-        let Step::Game(len) = read_game(input, true, &mut v) else {
+        let GameRead::Game(len) = read_game(input, true, &mut v) else {
             panic!("first game");
         };
         assert_eq!(v.0.join(" "), "e4 1-0");
@@ -1375,7 +1378,7 @@ mod tests {
             events.last().unwrap(),
             "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
         );
-        assert_eq!(step, Step::Game(12));
+        assert_eq!(step, GameRead::Game(12));
     }
 
     #[test]

@@ -378,11 +378,9 @@ impl Replayer {
             None => false,
             Some(v) => variant_is_chess960(v).ok_or_else(|| GameError::Variant(v.clone()))?,
         };
-        Ok(if chess960 || self.options.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        })
+        Ok(CastlingMode::from_chess960(
+            chess960 || self.options.chess960,
+        ))
     }
 
     /// Sets the game up as the tags describe it, before any move.
@@ -577,8 +575,8 @@ pub fn settle(game: &mut Game, outcome: Outcome) -> Result<(), ResultError> {
 impl Visitor for Replayer {
     fn begin_game(&mut self) {
         // Skipped tags leave the roster's unknowns as they are (`load` takes them out
-        // only to leave the same behind): making them afresh for every game of a
-        // database check cost a dozen allocations a game.
+        // only to leave the same behind), so a database check allocates no tags afresh
+        // for every game.
         if !self.options.skip_tags {
             self.tags = Tags::default();
         }

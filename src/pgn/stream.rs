@@ -2,7 +2,7 @@
 
 use std::io::{self, Read};
 
-use super::reader::{read_game, resync, Step, SyntaxError, Visitor};
+use super::reader::{read_game, resync, GameRead, SyntaxError, Visitor};
 
 /// The longest game (tags and movetext) the reader holds at once: a longer one is
 /// refused as `SyntaxError::TooLong` and skipped.
@@ -43,12 +43,12 @@ pub(crate) fn blanks(text: &[u8]) -> usize {
 }
 
 /// Whether the game at the start of `window`, read as `step` says, is too long.
-pub(crate) fn too_long(window: &[u8], step: Step) -> Option<TooLong> {
+pub(crate) fn too_long(window: &[u8], step: GameRead) -> Option<TooLong> {
     let lead = blanks(window);
     let long = match step {
-        Step::Game(n) | Step::Broken(n) => n - lead.min(n) > MAX_GAME,
-        Step::NeedMore => window.len() - lead > MAX_GAME,
-        Step::End => false,
+        GameRead::Game(n) | GameRead::Broken(n) => n - lead.min(n) > MAX_GAME,
+        GameRead::NeedMore => window.len() - lead > MAX_GAME,
+        GameRead::End => false,
     };
     long.then_some(TooLong { lead })
 }
@@ -234,14 +234,14 @@ impl<R: Read> GameReader<R> {
             // The copy leaves out the blanks before the game: what was parsed is counted
             // in the copy's bytes.
             let (taken, parsed, broken) = match step {
-                Step::Game(n) => (n, n - lead.min(n), false),
-                Step::Broken(n) => (n, n - lead.min(n), true),
-                Step::End => {
+                GameRead::Game(n) => (n, n - lead.min(n), false),
+                GameRead::Broken(n) => (n, n - lead.min(n), true),
+                GameRead::End => {
                     let rest = self.end - self.start;
                     self.advance(rest);
                     return Ok(None);
                 }
-                Step::NeedMore => {
+                GameRead::NeedMore => {
                     self.fill(before_read)?;
                     continue;
                 }

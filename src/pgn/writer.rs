@@ -58,8 +58,7 @@ pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Positio
 /// A game in export format: tags, movetext, result.
 pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
     let result = outcome_of(&game.status());
-    let chess960 = game.mode() == crate::moves::CastlingMode::Chess960;
-    write_tags(out, tags, result, game.base(), chess960);
+    write_tags(out, tags, result, game.base(), game.mode().is_chess960());
     let mut text = Movetext::new();
     let mut pos = *game.base();
     for m in game.moves() {

@@ -109,39 +109,17 @@ pub enum Command<'a> {
     Quit,
 }
 
-/// The command keywords, for help and completion.
-pub const KEYWORDS: [&str; 30] = [
-    "uci",
-    "isready",
-    "ucinewgame",
-    "setoption",
-    "position",
-    "d",
-    "go",
-    "perft",
-    "moves",
-    "dests",
-    "legal",
-    "check",
-    "turn",
-    "fen",
-    "status",
-    "move",
-    "undo",
-    "history",
-    "resign",
-    "draw",
-    "claim",
-    "san",
-    "tag",
-    "pgn",
-    "version",
-    "games",
-    "close",
-    "help",
-    "stop",
-    "quit",
-];
+/// The command keywords, for help and completion: those of the help topics, in the
+/// order of the `help` list, so a command has help exactly when it completes.
+pub const KEYWORDS: [&str; help::TOPICS.len()] = {
+    let mut keywords = [""; help::TOPICS.len()];
+    let mut i = 0;
+    while i < keywords.len() {
+        keywords[i] = help::TOPICS[i].keyword;
+        i += 1;
+    }
+    keywords
+};
 
 impl<'a> Command<'a> {
     /// Parses a line; `None` for a blank line or a `#` comment.

@@ -134,12 +134,7 @@ impl Session {
     /// The base position a FEN gives for a new game, in Chess960 or standard chess:
     /// standard chess refuses the castling rights that only Chess960 has.
     pub fn base_from_fen(fen: &str, chess960: bool) -> Result<Position, ProtocolError> {
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
-        base_from_fen(fen, mode)
+        base_from_fen(fen, CastlingMode::from_chess960(chess960))
     }
 
     /// The default game.
@@ -362,11 +357,7 @@ fn error(error: ProtocolError) -> Step {
 impl Settings {
     /// The castling notation of the next game.
     fn mode(&self) -> CastlingMode {
-        if self.chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        }
+        CastlingMode::from_chess960(self.chess960)
     }
 
     fn perft_threads(&self) -> usize {

@@ -260,7 +260,7 @@ struct Work {
 }
 
 /// What a line did.
-enum Outcome {
+enum Handled {
     Done,
     Quit,
     /// Boxed: every line's outcome is passed back, and few are long work.
@@ -296,7 +296,7 @@ struct Core<W> {
 
 impl<W: Write> Core<W> {
     /// Echoes, executes and answers a line; long work is handed back unstarted.
-    fn handle(&mut self, line: &str) -> io::Result<Outcome> {
+    fn handle(&mut self, line: &str) -> io::Result<Handled> {
         if self.echo {
             let shown = line.trim();
             // A line refused as bad input is not echoed: its text cannot be shown.
@@ -345,12 +345,12 @@ impl<W: Write> Core<W> {
             Step::Reply(reply) => {
                 self.emit(&header, &reply)?;
                 Ok(if reply == Reply::Quit {
-                    Outcome::Quit
+                    Handled::Quit
                 } else {
-                    Outcome::Done
+                    Handled::Done
                 })
             }
-            Step::Job(job) => Ok(Outcome::Work(Box::new(Work {
+            Step::Job(job) => Ok(Handled::Work(Box::new(Work {
                 job,
                 id: header.id.map(str::to_string),
                 // Answered later, in the format of that moment: the header has the
@@ -397,9 +397,9 @@ impl<W: Write> Core<W> {
         run: impl FnOnce(&Job) -> io::Result<Answer>,
     ) -> io::Result<Flow> {
         match self.handle(line)? {
-            Outcome::Done => Ok(Flow::Continue),
-            Outcome::Quit => Ok(Flow::Quit),
-            Outcome::Work(work) => {
+            Handled::Done => Ok(Flow::Continue),
+            Handled::Quit => Ok(Flow::Quit),
+            Handled::Work(work) => {
                 let answer = run(&work.job)?;
                 self.finish(&work, answer)?;
                 Ok(Flow::Continue)
@@ -695,13 +695,13 @@ impl<W: Write + Send> Runner<W> {
                 Ok(t) => core.handle(t)?,
                 Err(error) => {
                     core.refuse(error, readable_id(&bytes))?;
-                    Outcome::Done
+                    Handled::Done
                 }
             };
             match outcome {
-                Outcome::Done => {}
-                Outcome::Quit => return Ok(Flow::Quit),
-                Outcome::Work(work) => {
+                Handled::Done => {}
+                Handled::Quit => return Ok(Flow::Quit),
+                Handled::Work(work) => {
                     core.busy = true;
                     self.stop.store(false, Ordering::Relaxed);
                     drop(core);
@@ -767,12 +767,12 @@ impl<W: Write + Send> Runner<W> {
             match queued {
                 Queued::Refused { error, id } => core.refuse(error, id.as_deref())?,
                 Queued::Line { text, stopped } => match core.handle(&text)? {
-                    Outcome::Done | Outcome::Quit => {}
-                    Outcome::Work(next) if stopped || core.quitting => {
+                    Handled::Done | Handled::Quit => {}
+                    Handled::Work(next) if stopped || core.quitting => {
                         let answer = next.job.dropped();
                         core.finish(&next, answer)?;
                     }
-                    Outcome::Work(next) => {
+                    Handled::Work(next) => {
                         // Armed before the answers so far go out: a client that reads
                         // them and sends stop must stop the next perft.
                         self.stop.store(false, Ordering::Relaxed);

@@ -28,13 +28,8 @@ pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::
     match (header.id, header.game) {
         (None, None) => reply.write_to(out),
         _ if matches!(reply, Reply::Silent | Reply::Quit) => Ok(()),
-        (None, Some(game)) if !reply.is_multi_line() => {
-            write_game_prefix(out, game)?;
-            reply.write_to(out)
-        }
         (id, game) if !reply.is_multi_line() => {
-            write_prefix(out, id, game)?;
-            out.write_all(b" ")?;
+            write_prefix(out, id, game, b" ")?;
             reply.write_to(out)
         }
         (id, game) => {
@@ -43,10 +38,8 @@ pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::
             let mut text = Vec::with_capacity(256);
             reply.write_to(&mut text)?;
             for line in text.split_inclusive(|&b| b == b'\n') {
-                write_prefix(out, id, game)?;
-                if line != b"\n" {
-                    out.write_all(b" ")?;
-                }
+                let blank: &[u8] = if line == b"\n" { b"" } else { b" " };
+                write_prefix(out, id, game, blank)?;
                 out.write_all(line)?;
             }
             Ok(())
@@ -72,34 +65,38 @@ impl Reply {
     }
 }
 
-/// `@<id>` and `game <name>`, as a text answer's lines start, without the blank after.
-fn write_prefix(out: &mut impl Write, id: Option<&str>, game: Option<NameRef>) -> io::Result<()> {
-    if let Some(id) = id {
-        out.write_all(b"@")?;
-        out.write_all(id.as_bytes())?;
+/// `@<id> game <name>` (either part may be absent) and then `end`, as a text answer's
+/// lines start: `end` is the blank before the line's text, empty before an empty line.
+/// One write when it fits the buffer, as it does for every name and a short id: every
+/// answer to a server of many games starts so.
+fn write_prefix(
+    out: &mut impl Write,
+    id: Option<&str>,
+    game: Option<NameRef>,
+    end: &[u8],
+) -> io::Result<()> {
+    let parts: [&[u8]; 6] = [
+        if id.is_some() { b"@" } else { b"" },
+        id.map_or(b"", str::as_bytes),
+        if id.is_some() && game.is_some() {
+            b" "
+        } else {
+            b""
+        },
+        if game.is_some() { b"game " } else { b"" },
+        game.map_or(b"", NameRef::as_bytes),
+        end,
+    ];
+    let mut bytes = [0u8; 128];
+    let mut len = 0;
+    for part in parts {
+        let Some(room) = bytes.get_mut(len..len + part.len()) else {
+            return parts.iter().try_for_each(|part| out.write_all(part));
+        };
+        room.copy_from_slice(part);
+        len += part.len();
     }
-    if let Some(game) = game {
-        if id.is_some() {
-            out.write_all(b" ")?;
-        }
-        out.write_all(b"game ")?;
-        out.write_all(game.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// `game <name> ` in one write: the start of every answer to a server of many games.
-fn write_game_prefix(out: &mut impl Write, game: NameRef) -> io::Result<()> {
-    const GAME: &[u8] = b"game ";
-    let name = game.as_bytes();
-    let mut bytes = [b' '; GAME.len() + super::name::MAX_NAME + 1];
-    let end = GAME.len() + name.len();
-    bytes[..GAME.len()].copy_from_slice(GAME);
-    match bytes.get_mut(GAME.len()..end) {
-        Some(room) => room.copy_from_slice(name),
-        None => return write_prefix(out, None, Some(game)).and_then(|()| out.write_all(b" ")),
-    }
-    out.write_all(&bytes[..=end])
+    out.write_all(&bytes[..len])
 }
 
 /// Writes a keyword followed by its items, with no trailing blank when there are none.
@@ -345,5 +342,42 @@ impl Answer {
             }
             Answer::HelpOn(topic) => write_topic(out, topic),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(id: Option<&str>, game: Option<&str>, reply: &Reply) -> String {
+        let header = Header {
+            id,
+            game: game.map(|name| NameRef::parse(name).unwrap()),
+            ..Header::default()
+        };
+        let mut out = Vec::new();
+        write_reply(&mut out, &header, reply).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_line_starts_with_the_id_and_the_game() {
+        let ready = Reply::Answer(Answer::ReadyOk);
+        assert_eq!(text(None, Some("g1"), &ready), "game g1 readyok\n");
+        assert_eq!(text(Some("7"), None, &ready), "@7 readyok\n");
+        assert_eq!(text(Some("7"), Some("g1"), &ready), "@7 game g1 readyok\n");
+        let name = "n".repeat(super::super::name::MAX_NAME);
+        let id = "i".repeat(200);
+        assert_eq!(
+            text(Some(&id), Some(&name), &ready),
+            format!("@{id} game {name} readyok\n")
+        );
+        let pgn = Reply::Answer(Answer::Pgn("[Event \"?\"]\n\n*\n".to_string()));
+        assert_eq!(
+            text(Some(&id), Some("g1"), &pgn),
+            format!(
+                "@{id} game g1 [Event \"?\"]\n@{id} game g1\n@{id} game g1 *\n@{id} game g1 end\n"
+            )
+        );
     }
 }

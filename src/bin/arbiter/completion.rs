@@ -55,11 +55,7 @@ impl Snapshot {
             .collect();
         Snapshot {
             game: GameView::of(session.game(), session.version(None).unwrap_or(0)),
-            next_mode: if session.is_chess960() {
-                CastlingMode::Chess960
-            } else {
-                CastlingMode::Standard
-            },
+            next_mode: CastlingMode::from_chess960(session.is_chess960()),
             named,
         }
     }

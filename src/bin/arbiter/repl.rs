@@ -12,16 +12,17 @@ use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::{CompletionType, Config, Context, Editor, Helper, Highlighter, Hinter, Validator};
 
-use crate::completion::{complete, Snapshot as GameSnapshot};
+use crate::completion::{complete, Snapshot};
 
-/// What completion needs to know of the game, updated after every line.
-type Snapshot = Rc<RefCell<GameSnapshot>>;
+/// The snapshot completion reads, shared by the editor's helper and the loop that
+/// replaces it after every line.
+type SharedSnapshot = Rc<RefCell<Snapshot>>;
 
 /// Tab completion from the game as it stands; rustyline's defaults for the rest: no
 /// hints, no highlighting, every line accepted as typed.
 #[derive(Helper, Hinter, Highlighter, Validator)]
 struct ReplHelper {
-    snapshot: Snapshot,
+    snapshot: SharedSnapshot,
 }
 
 impl Completer for ReplHelper {
@@ -49,7 +50,7 @@ fn history_path() -> Option<PathBuf> {
 }
 
 pub fn repl(runner: &mut Runner<impl Write + Send>, banner: bool) -> Result<()> {
-    let snapshot: Snapshot = Rc::new(RefCell::new(GameSnapshot::of(runner.session())));
+    let snapshot: SharedSnapshot = Rc::new(RefCell::new(Snapshot::of(runner.session())));
     // List mode shows every candidate at once, the natural view of a move list.
     let config = Config::builder()
         .completion_type(CompletionType::List)
@@ -77,7 +78,7 @@ pub fn repl(runner: &mut Runner<impl Write + Send>, banner: bool) -> Result<()> 
                 }
                 let flow = runner.run_line(&line)?;
                 runner.flush()?;
-                *snapshot.borrow_mut() = GameSnapshot::of(runner.session());
+                *snapshot.borrow_mut() = Snapshot::of(runner.session());
                 if flow == Flow::Quit {
                     break;
                 }
