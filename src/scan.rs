@@ -15,20 +15,17 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// A word whose bytes equal to `byte` (and possibly bytes above the first of them) have
 /// their high bit set: the classic has-zero-byte test on `word ^ byte`. The lowest set
 /// bit is always exact, which is all the search reads.
-#[inline(always)]
 fn equal_bytes(word: u64, byte: u8) -> u64 {
     let x = word ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
-#[inline(always)]
 fn word_at(hay: &[u8], at: usize) -> Option<u64> {
     let bytes: [u8; 8] = hay.get(at..at + 8)?.try_into().ok()?;
     Some(u64::from_le_bytes(bytes))
 }
 
 /// The offset of the first `a` or `b` in `hay`.
-#[inline(always)]
 pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
     let mut at = 0;
     while at < SHORT {
@@ -52,7 +49,6 @@ pub fn find2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
 /// Flags (high bits) of the bytes of a word that are not printable ASCII: below 0x20,
 /// or 0x7F and up. The lowest flag is always exact (a borrow or a carry out of a
 /// flagged byte can only flag bytes above it).
-#[inline(always)]
 fn odd_bytes(x: u64) -> u64 {
     let below = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
     let above = (x.wrapping_add(ONES) | x) & HIGHS;
@@ -64,7 +60,6 @@ fn odd_bytes(x: u64) -> u64 {
 /// a tag value's closing quote (or first escape) is. `false` means "not known": a span
 /// longer than the word search, or one ending in its last few bytes, is left to the
 /// caller.
-#[inline(always)]
 pub fn find2_plain(a: u8, b: u8, hay: &[u8]) -> (Option<usize>, bool) {
     let mut at = 0;
     let mut plain = true;
@@ -116,7 +111,6 @@ pub fn first_odd(hay: &[u8]) -> Option<usize> {
 
 /// Whether every byte of `hay` is printable ASCII (0x20 to 0x7E): the text of nearly
 /// every comment and tag value, told eight bytes at a time.
-#[inline(always)]
 pub fn all_printable(hay: &[u8]) -> bool {
     if hay.len() < 8 {
         return hay.iter().all(|&b| (0x20..0x7f).contains(&b));
@@ -135,7 +129,6 @@ pub fn all_printable(hay: &[u8]) -> bool {
 }
 
 /// The offset of the first `a` in `hay`.
-#[inline(always)]
 pub fn find1(a: u8, hay: &[u8]) -> Option<usize> {
     let mut at = 0;
     while at < SHORT {

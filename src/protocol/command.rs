@@ -350,6 +350,7 @@ impl<'a> Iterator for MoveWords<'a> {
 /// at a blank or at the end: its offset, its length and the move. Upper case, a
 /// promotion to a king or a pawn, and anything else are left to the word-by-word
 /// reading, which gives the same answer for these too.
+// Forced: part of the play path (see the note on `Game`).
 #[inline(always)]
 fn plain_uci(bytes: &[u8]) -> Option<(usize, usize, UciMove)> {
     let start = usize::from(bytes.first() == Some(&b' '));
