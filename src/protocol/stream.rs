@@ -50,8 +50,6 @@ pub struct LineReader<R> {
     buf: Box<[u8]>,
     start: usize,
     end: usize,
-    /// Where `buf` starts in the stream.
-    base: u64,
     /// No line has been returned yet: a byte-order mark may start the input.
     first: bool,
 }
@@ -63,7 +61,6 @@ impl<R: Read> LineReader<R> {
             buf: vec![0; BUFFER].into_boxed_slice(),
             start: 0,
             end: 0,
-            base: 0,
             first: true,
         }
     }
@@ -104,7 +101,6 @@ impl<R: Read> LineReader<R> {
                 if n == 0 {
                     return Ok(seen_any.then(|| finish(line, too_long)));
                 }
-                self.base += self.end as u64;
                 self.start = 0;
                 self.end = n;
             }
