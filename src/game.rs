@@ -13,8 +13,7 @@ use std::fmt;
 
 use crate::color::Color;
 use crate::illegal::IllegalMove;
-use crate::moves::CastlingMode;
-use crate::moves::{Move, MoveList, ShortList};
+use crate::moves::{CastlingMode, Move, MoveList, ShortList};
 use crate::position::Position;
 use crate::role::Role;
 use crate::san::SanError;
@@ -481,8 +480,9 @@ impl Game {
 
     /// `parse_move` of text that is not UCI: SAN bytes, found from the move's own
     /// squares without listing the legal moves or allocating; an illegal or ambiguous
-    /// move, or the game over, goes to the full lookup for the exact reason.
-    fn parse_san(&self, text: &[u8]) -> Result<Move, MoveError> {
+    /// move, or the game over, goes to the full lookup for the exact reason. For a
+    /// caller that has already read the text as not UCI (`position ... moves`).
+    pub(crate) fn parse_san(&self, text: &[u8]) -> Result<Move, MoveError> {
         self.find_san(text, self.is_over_at_a_glance())
     }
 
@@ -596,9 +596,9 @@ impl Game {
         Ok(())
     }
 
-    /// `parse_move` of text that reads as `uci`, then `play` (`position ... moves`): the commonest move, legal
-    /// and of a live game, found and played in one step, with the game's liveness and
-    /// the moving piece each looked at once.
+    /// `parse_move` of text that reads as `uci`, then `play` (`position ... moves`): the
+    /// commonest move, legal and of a live game, found and played in one step, with the
+    /// game's liveness and the moving piece each looked at once.
     pub fn play_uci(&mut self, uci: UciMove, text: &str) -> Result<(), MoveError> {
         if !self.is_over_at_a_glance() {
             if let Some((m, role)) = self.position.find_plain_uci(uci) {

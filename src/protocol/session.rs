@@ -8,8 +8,7 @@ use std::sync::LazyLock;
 use crate::color::Color;
 use crate::fen::FenError;
 use crate::game::Game;
-use crate::moves::CastlingMode;
-use crate::moves::Move;
+use crate::moves::{CastlingMode, Move};
 use crate::pgn::reader::Skip;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
@@ -652,7 +651,6 @@ impl Record {
             Command::Version => Answer::Version(self.version),
             Command::Help => Answer::Help,
             Command::HelpOn(topic) => Answer::HelpOn(topic),
-            // Handled by the session, which holds every game.
             // Taken by `run` and `act` before.
             Command::UciNewGame
             | Command::SetOption { .. }
@@ -788,7 +786,7 @@ fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, Protoc
     for (index, (text, uci)) in move_words(moves).enumerate() {
         let played = match uci {
             Ok(uci) => game.play_uci(uci, text),
-            Err(_) => game.parse_move(text).map(|m| game.play(m)),
+            Err(_) => game.parse_san(text.as_bytes()).map(|m| game.play(m)),
         };
         played.map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
     }
