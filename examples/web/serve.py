@@ -28,8 +28,10 @@ import json
 import os
 import re
 import secrets
+import select
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -54,6 +56,7 @@ MOVE = re.compile(r"[A-Za-z0-9=+#@-]{1,10}")
 FEN = re.compile(r"[A-Za-z0-9/ -]{1,100}")
 TIME_CONTROL = re.compile(r"(\d{1,3}(?:\.\d{1,2})?)(s?)\+(\d{1,3})")
 QUEUE_LIMIT = 16  # updates waiting for one page before it is disconnected
+STREAM_BUFFER = 64 * 1024  # bytes of a page's stream the kernel may hold
 GAMES_PER_MINUTE = 20  # creations per client address
 
 
@@ -896,25 +899,44 @@ class Handler(BaseHTTPRequestHandler):
     def events(self, name, token):
         page = self.bridge.join(name, token)
         try:
+            # What the kernel holds for a page is bounded too: a page that stops reading
+            # fills it, its queue overflows, and it is disconnected.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_BUFFER)
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
             self.close_connection = True
             self.wfile.write(b"retry: 1000\n\n")
+            quiet = time.monotonic()
             while True:
-                event, data = page.take(15)
-                if event == "overflow":
-                    return  # a page too slow: it reconnects and starts from a snapshot
-                if event is None:
-                    self.wfile.write(b": still here\n\n")  # finds pages that have gone
-                else:
+                event, data = page.take(1)
+                if event == "overflow" or self.gone():
+                    return  # a page too slow reconnects and starts from a snapshot
+                if event is not None:
                     self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+                elif time.monotonic() - quiet > 15:
+                    self.wfile.write(b": still here\n\n")  # keeps proxies from closing it
+                else:
+                    continue
                 self.wfile.flush()
+                quiet = time.monotonic()
         except OSError:
             pass  # the page went away, or stopped reading for longer than the timeout
         finally:
             self.bridge.leave(page)
+
+    def gone(self):
+        """Whether the page has closed its end (a page sends nothing on its stream)."""
+        readable, _, _ = select.select([self.connection], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return self.connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
 
 class Server(ThreadingHTTPServer):

@@ -239,9 +239,10 @@ class Events:
 
     def close(self):
         try:
-            self.sock.close()
+            self.sock.shutdown(socket.SHUT_RDWR)  # the reader's file holds the socket open
         except OSError:
             pass
+        self.sock.close()
 
 
 class Page:
