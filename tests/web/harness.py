@@ -119,6 +119,15 @@ class Bridge:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
         return int(children[0]) if children else None
 
+    def waiting_input(self):
+        """The bytes written to arbiter's stdin that it has not read yet."""
+        import fcntl
+        import termios
+        with open(f"/proc/{self.arbiter_pid()}/fd/0", "rb", buffering=0) as pipe:
+            count = bytearray(4)
+            fcntl.ioctl(pipe, termios.FIONREAD, count)
+            return int.from_bytes(count, sys.byteorder)
+
     def rss_kib(self):
         status = Path(f"/proc/{self.process.pid}/status").read_text()
         return int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
