@@ -1,7 +1,8 @@
-//! The web board of examples/web in real browsers: runs tests/web/test_board.py (Python,
-//! Selenium, headless Chromium) against the binary cargo built. Where those tools cannot
-//! be found the script exits 77 and this test skips as `reference::skip` says: a failure
-//! in CI (`CI=true`), where `.ci/run` installs them, and a visible note elsewhere.
+//! The web board of examples/web: runs tests/web/test_service.py (the bridge over HTTP:
+//! seats by token, refusals, bounds, faults, abuse) and tests/web/test_board.py (Python,
+//! Selenium, headless Chromium) against the binary cargo built. Where a tool cannot be
+//! found a script exits 77 and its test skips as `reference::skip` says: a failure in CI
+//! (`CI=true`), where `.ci/run` installs them, and a visible note elsewhere.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -12,11 +13,10 @@ const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 /// The script's "skipped" status (the automake convention).
 const SKIPPED: i32 = 77;
 
-#[test]
-fn web_board_plays_in_a_real_browser() {
+fn run_script(script: &str, what: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let run = Command::new("python3")
-        .arg(root.join("tests/web/test_board.py"))
+        .arg(root.join("tests/web").join(script))
         .env("ARBITER_BIN", BIN)
         .current_dir(&root)
         .output();
@@ -24,7 +24,7 @@ fn web_board_plays_in_a_real_browser() {
         Ok(output) => output,
         Err(error) => {
             skip(
-                "web board",
+                what,
                 &format!("python3 did not start ({error})"),
                 "apt-get install python3",
             );
@@ -34,7 +34,7 @@ fn web_board_plays_in_a_real_browser() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     if output.status.code() == Some(SKIPPED) {
         skip(
-            "web board",
+            what,
             stderr.trim(),
             "apt-get install chromium chromium-driver; pip install selenium",
         );
@@ -42,8 +42,18 @@ fn web_board_plays_in_a_real_browser() {
     }
     assert!(
         output.status.success(),
-        "the browser tests failed (exit {:?}):\n{}{stderr}",
+        "{what} failed (exit {:?}):\n{}{stderr}",
         output.status.code(),
         String::from_utf8_lossy(&output.stdout)
     );
+}
+
+#[test]
+fn web_bridge_serves_over_http_within_its_bounds() {
+    run_script("test_service.py", "web bridge");
+}
+
+#[test]
+fn web_board_plays_in_a_real_browser() {
+    run_script("test_board.py", "web board");
 }

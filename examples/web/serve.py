@@ -57,7 +57,6 @@ FEN = re.compile(r"[A-Za-z0-9/ -]{1,100}")
 TIME_CONTROL = re.compile(r"(\d{1,3}(?:\.\d{1,2})?)(s?)\+(\d{1,3})")
 QUEUE_LIMIT = 16  # updates waiting for one page before it is disconnected
 STREAM_BUFFER = 64 * 1024  # bytes of a page's stream the kernel may hold
-GAMES_PER_MINUTE = 20  # creations per client address
 
 
 class Protocol:
@@ -503,10 +502,11 @@ class Bridge:
         self.games = {}  # name -> Game, those the bridge has loaded
         self.lock = threading.RLock()  # games, pages, streams
         self.streams = 0
-        self.creations = RateLimit(GAMES_PER_MINUTE, 60)
+        self.creations = RateLimit(args.games_per_minute, 60)
         self.service = "ok"  # or "stalled", "restarting"
         self.arbiter = Arbiter(protocol, self)
         self.restarts = 0
+        self.stopping = False
 
     # -- arbiter's life ---------------------------------------------------------------
 
@@ -526,6 +526,8 @@ class Bridge:
         self.protocol.probed(answers[:2])
 
     def arbiter_exited(self, status):
+        if self.stopping:
+            return
         print(f"serve.py: arbiter exited (status {status}); restarting it", file=sys.stderr)
         threading.Thread(target=self.restart, daemon=True).start()
 
@@ -632,7 +634,7 @@ class Bridge:
 
     def create(self, client, control, fen):
         if not self.creations.allow(client):
-            raise Refused(429, "rate-limited", f"at most {GAMES_PER_MINUTE} new games a minute from one address")
+            raise Refused(429, "rate-limited", f"at most {self.creations.count} new games a minute from one address")
         name = secrets.token_urlsafe(9)
         game = Game(name, secrets.token_urlsafe(24), secrets.token_urlsafe(24), control)
         self.make_room()
@@ -798,6 +800,7 @@ class Handler(BaseHTTPRequestHandler):
     hosts = ()  # the Host values a POST may carry
     timeout = 10  # seconds a socket may block: reading a request, writing to a page
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go in two writes
 
     def log_message(self, format, *args):
         pass  # a page asks several times a second; errors are reported to it instead
@@ -956,6 +959,7 @@ def main():
     parser.add_argument("--idle", type=float, default=600, help="seconds after which a game without pages is closed in arbiter")
     parser.add_argument("--timeout", type=float, default=5, help="seconds to wait for an answer of arbiter")
     parser.add_argument("--restart-after", type=float, default=30, help="seconds without an answer before arbiter is restarted")
+    parser.add_argument("--games-per-minute", type=int, default=20, help="games one client address may create a minute")
     parser.add_argument("--read-timeout", type=float, default=10,
                         help="seconds a connection may block reading a request or writing to a page")
     parser.add_argument("--streams", type=int, default=256, help="event streams open at once")
@@ -977,6 +981,7 @@ def main():
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+    bridge.stopping = True
     bridge.arbiter.kill()
     return 0
 
