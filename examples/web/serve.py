@@ -444,6 +444,9 @@ class Arbiter:
                 continue
             batch.answers[answer["id"]] = answer
             if answer["id"] == batch.ids[-1]:
+                with self.lock:  # the ids of silent commands, answered by nothing
+                    for rid in batch.ids:
+                        self.pending.pop(rid, None)
                 if batch.kind == "change":
                     self.bridge.changed(batch.game, [batch.answers.get(rid) for rid in batch.ids])
                 batch.done.set()

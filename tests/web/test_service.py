@@ -46,7 +46,7 @@ class Service(unittest.TestCase):
     def play(self, game, moves, events=None):
         """Plays the moves by the right seats, each against the version last seen."""
         watcher = events or self.bridge.events(game["game"])
-        state = watcher.until(lambda u: True, "the first update")["state"]
+        state = (watcher.last or watcher.until(lambda u: True, "the first update"))["state"]
         for move in moves:
             token = game["white_token"] if state["turn"] == "white" else game["black_token"]
             status, reply = self.bridge.act(game["game"], token, "move", state["version"], move)
@@ -348,6 +348,18 @@ class Faults(unittest.TestCase):
         status, reply = self.move(game, watcher, "e2e4")
         self.assertNotIn("error", reply["answer"])
         self.assertEqual(watcher.until(lambda u: u["state"]["moves"], "e4")["state"]["moves"], ["e2e4"])
+        watcher.close()
+
+    def test_an_arbiter_that_answers_is_never_restarted(self):
+        self.bridge = Bridge("--timeout", "1", "--restart-after", "2", "--max-games", "1", "--idle", "1")
+        arbiter = self.bridge.arbiter_pid()
+        first = self.bridge.create()  # creating, closing and restoring games: lines
+        self.bridge.create()  # that are silent without issue 33's `ok`
+        watcher = self.bridge.events(first["game"])
+        watcher.until(lambda u: True, "the restored game")
+        time.sleep(3)
+        self.assertEqual(self.bridge.arbiter_pid(), arbiter)
+        self.assertEqual("".join(self.bridge.stderr), "")
         watcher.close()
 
     def test_the_bridge_restarted_every_game_comes_back_from_sqlite(self):
