@@ -25,7 +25,6 @@ killed, or stopped past --restart-after, is started again and every open game re
 import argparse
 import itertools
 import json
-import os
 import re
 import secrets
 import select

@@ -67,6 +67,8 @@ class WebBoard(unittest.TestCase):
 
     def test_a_new_game_from_the_form_gives_three_links_that_seat_each_window(self):
         self.white.open(self.bridge, "/")
+        self.assertFalse(self.white.element("#links").is_displayed())
+        self.assertFalse(self.white.element("#table").is_displayed())
         self.white.element("#time").send_keys("5+3")
         self.white.press("create")
         self.white.wait(lambda: self.white.element("#links").is_displayed(), "the three links")
@@ -77,6 +79,7 @@ class WebBoard(unittest.TestCase):
         self.assertEqual(self.white.text("link-watch"), links["watch"])
         for page, seat in zip(self.pages(), ("white", "black", "watch")):
             page.open(self.bridge, links[seat][len(self.bridge.url):])
+        self.assertFalse(self.watcher.element("#lobby").is_displayed())
         name = links["watch"].split("game=")[1]
         self.white.wait(lambda: self.white.text("title") == f"{name} \u00b7 playing white", "white's title")
         self.black.wait(lambda: self.black.text("title") == f"{name} \u00b7 playing black", "black's title")

@@ -20,7 +20,7 @@ import time
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import (ARBITER, START, Bridge, arbiter_answers, needs_issue_33, run, wait_until)
+from harness import (ARBITER, Bridge, arbiter_answers, needs_issue_33, run, wait_until)
 
 FIRST_MOVES = ["e2e4", "e7e5", "g1f3", "b8c6"]
 
