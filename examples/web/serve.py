@@ -945,8 +945,28 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class Server(ThreadingHTTPServer):
+    """A thread a connection, at most `connections` at once: past that a connection is
+    closed at once (a page's browser tries again)."""
+
     request_queue_size = 128
     daemon_threads = True
+    connections = 512
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.slots = threading.BoundedSemaphore(self.connections)
+
+    def process_request(self, request, client_address):
+        if not self.slots.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
 
 
 def main():
@@ -964,12 +984,14 @@ def main():
     parser.add_argument("--games-per-minute", type=int, default=20, help="games one client address may create a minute")
     parser.add_argument("--read-timeout", type=float, default=10,
                         help="seconds a connection may block reading a request or writing to a page")
+    parser.add_argument("--connections", type=int, default=512, help="connections served at once (streams included)")
     parser.add_argument("--streams", type=int, default=256, help="event streams open at once")
     parser.add_argument("--streams-per-game", type=int, default=16, help="event streams open at once on one game")
     args = parser.parse_args()
     if not args.arbiter or not Path(args.arbiter).is_file():
         parser.error("no arbiter binary: put it on the PATH or give --arbiter PATH")
 
+    Server.connections = args.connections
     server = Server((args.bind, args.port), Handler)
     port = server.server_address[1]
     Handler.hosts = {f"{name}:{port}" for name in ["127.0.0.1", "localhost", *args.host]} | set(args.host)

@@ -11,6 +11,7 @@ skipped (and named on stderr) while arbiter lacks that protocol.
 
 import json
 import os
+import select
 import signal
 import socket
 import sqlite3
@@ -519,6 +520,20 @@ class Abuse(unittest.TestCase):
         state = watcher.last["state"]
         token = game["white_token"] if state["turn"] == "white" else game["black_token"]
         return self.bridge.act(game["game"], token, "move", state["version"], move)
+
+    def test_idle_connections_past_the_cap_are_closed_and_free_their_slots_after_the_read_timeout(self):
+        self.bridge.close()
+        self.bridge = Bridge("--read-timeout", "1", "--connections", "5")
+        idle = [socket.create_connection(("127.0.0.1", self.bridge.port), timeout=5) for _ in range(8)]
+        time.sleep(0.5)  # well within the read timeout
+        readable, _, _ = select.select(idle, [], [], 0)
+        self.assertEqual(len(readable), 3)
+        self.assertEqual([sock.recv(1) for sock in readable], [b""] * 3)  # the five held are dropped by the read timeout, later
+        time.sleep(1.5)
+        status, _ = self.bridge.request("POST", "/games", {})
+        self.assertEqual(status, 201)
+        for sock in idle:
+            sock.close()
 
 
 if __name__ == "__main__":
