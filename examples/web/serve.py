@@ -86,17 +86,17 @@ class Protocol:
         prefix = f"game {game} " if game else ""
         return f"@{rid} {prefix}{command}\n"
 
-    # Lines for the default game, written once at start: their answers set the flags.
-    PROBES = ["state", "opening"]
+    @staticmethod
+    def prepare(max_games):
+        """Lines for the default game, written once at each start: two probes whose
+        answers set the flags, and MaxGames (silent without issue 33's ok: the query
+        after it shows it done)."""
+        return ["state", "opening", f"setoption name MaxGames value {max_games}", "isready"]
 
-    def probed(self, answers):
-        state, opening = answers
+    def prepared(self, answers):
+        state, opening = answers[:2]
         self.legacy = error_code(state) == "unknown-command"
         self.opening = error_code(opening) != "unknown-command"
-
-    @staticmethod
-    def max_games(count):
-        return f"setoption name MaxGames value {count}"
 
     def snapshot(self):
         """The queries whose answers make one update of a page."""
@@ -174,7 +174,8 @@ class Protocol:
 
     @staticmethod
     def close():
-        return "close"
+        """Closing a game, and a query after it (`close` is silent without issue 33's ok)."""
+        return ["close", "version"]
 
     @staticmethod
     def pgn():
@@ -523,9 +524,7 @@ class Bridge:
         threading.Thread(target=self.watch, daemon=True).start()
 
     def prepare(self):
-        # setoption is silent without issue 33's ok: the query after it shows it done.
-        answers = self.arbiter.send(None, Protocol.PROBES + [Protocol.max_games(self.max_games), "isready"])
-        self.protocol.probed(answers[:2])
+        self.protocol.prepared(self.arbiter.send(None, Protocol.prepare(self.max_games)))
 
     def arbiter_exited(self, status):
         if self.stopping:
@@ -612,8 +611,7 @@ class Bridge:
 
     def close(self, game):
         try:
-            # `close` is silent without the ok of issue 33: a query after it shows it done.
-            answers = self.arbiter.send(game.name, [Protocol.close(), "isready"])
+            answers = self.arbiter.send(game.name, Protocol.close())
         except ArbiterGone:
             return
         if error_code(answers[0]) in (None, "unknown-game"):
