@@ -60,10 +60,14 @@ function describe(state) {
   }[status.state] || status.state;
   const draw = offers.draw ? ` \u00b7 ${offers.draw.by} offers a draw` : "";
   const takeback = offers.takeback ? ` \u00b7 ${offers.takeback.by} asks for a takeback` : "";
-  const claimable = status.claimable || [];
+  const claimable = claims(state);
   const claim = claimable.length ? ` \u00b7 ${claimable.join(" or ")} may be claimed` : "";
   return text + draw + takeback + claim;
 }
+
+// The draws that may be claimed: a list in the status (where `state` puts it, as
+// `status` does) or beside it.
+const claims = (state) => state.status.claimable || state.claimable || [];
 
 function render() {
   const { state } = update;
@@ -117,7 +121,7 @@ function render() {
     "offer-draw": on && !draw,
     "accept-draw": on && draw && draw.by !== seat,
     "decline-draw": on && draw && draw.by !== seat,
-    claim: on && (state.status.claimable || []).length > 0,
+    claim: on && claims(state).length > 0,
     "offer-takeback": on && !takeback && state.moves.length > 0,
     "accept-takeback": on && takeback && takeback.by !== seat,
     "decline-takeback": on && takeback && takeback.by !== seat,
