@@ -229,6 +229,7 @@ class Page:
         self.ready = threading.Condition()
 
     def put(self, event, data):
+        """Queues an event; `data` is its JSON text (made once for every page)."""
         with self.ready:
             if len(self.items) >= QUEUE_LIMIT:
                 self.overflowed = True  # the page reconnects and gets a whole snapshot
@@ -749,10 +750,10 @@ class Bridge:
             page = Page(game, game.seat_of(token) or "watch")
             game.pages.add(page)
             self.streams += 1
-            page.put("hello", {"seat": page.seat, "game": game.name})
-            page.put("update", game.update())
+            page.put("hello", json.dumps({"seat": page.seat, "game": game.name}))
+            page.put("update", json.dumps(game.update()))
             if self.service != "ok":
-                page.put("service", {"status": self.service, "message": "arbiter is not answering"})
+                page.put("service", json.dumps({"status": self.service, "message": "arbiter is not answering"}))
         return page
 
     def leave(self, page):
@@ -764,15 +765,16 @@ class Bridge:
 
     def publish(self, game):
         with self.lock:
-            update = game.update()
+            update = json.dumps(game.update())
             for page in game.pages:
                 page.put("update", update)
 
     def tell_all(self, event, data):
+        text = json.dumps(data)
         with self.lock:
             for game in self.games.values():
                 for page in game.pages:
-                    page.put(event, data)
+                    page.put(event, text)
 
 
 def reply(handler, code, body, content_type="application/json", headers=()):
@@ -917,7 +919,7 @@ class Handler(BaseHTTPRequestHandler):
                 if event == "overflow" or self.gone():
                     return  # a page too slow reconnects and starts from a snapshot
                 if event is not None:
-                    self.wfile.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+                    self.wfile.write(f"event: {event}\ndata: {data}\n\n".encode())
                 elif time.monotonic() - quiet > 15:
                     self.wfile.write(b": still here\n\n")  # keeps proxies from closing it
                 else:
