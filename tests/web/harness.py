@@ -109,7 +109,8 @@ class Bridge:
         self.port = int(self.url.rsplit(":", 1)[1])
         self.host = f"127.0.0.1:{self.port}"
         self.stderr = []
-        threading.Thread(target=self._drain, args=(self.process,), daemon=True).start()
+        self.drain = threading.Thread(target=self._drain, args=(self.process,), daemon=True)
+        self.drain.start()
 
     def _drain(self, process):
         for line in process.stderr:
@@ -144,6 +145,8 @@ class Bridge:
             self.process.kill()
             self.process.wait()
         self.process.stdout.close()
+        self.drain.join(timeout=5)
+        self.process.stderr.close()
 
     def restart(self):
         """The bridge stopped and started again on the same port and database."""
