@@ -509,7 +509,7 @@ class Bridge:
         self.creations = RateLimit(args.games_per_minute, 60)
         self.service = "ok"  # or "stalled", "restarting"
         self.arbiter = Arbiter(protocol, self)
-        self.restarts = 0
+        self.restarts = []  # when arbiter was restarted, in the last minute
         self.stopping = False
 
     # -- arbiter's life ---------------------------------------------------------------
@@ -541,7 +541,10 @@ class Bridge:
                 game.open = False
                 game.flagged = None
         self.tell_all("service", {"status": "restarting", "message": "arbiter is being restarted"})
-        self.restarts += 1
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if t > now - 60] + [now]
+        if len(self.restarts) > 3:
+            time.sleep(2)  # an arbiter that keeps dying is not restarted in a busy loop
         self.arbiter.start()
         try:
             self.prepare()
