@@ -63,12 +63,12 @@ fn differential_pgn_slice_agrees_with_python_chess() {
 
 /// A PGN file of `games` random games (from the standard start and two FEN starts, some
 /// resigned, some ending in checkmate or a draw), with the lenient, refused, Chess960
-/// and Latin-1 games of tests/data/pgn mixed in every 100 games: about 700 KB, so a
+/// Latin-1 and tag-order games of tests/data/pgn mixed in every 100 games: about 700 KB, so a
 /// 64 KiB block makes a dozen shards.
 fn corpus(games: usize) -> String {
     let data = root().join("tests/data/pgn");
     let mut odd = String::new();
-    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn", "latin1.pgn"] {
+    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn", "latin1.pgn", "tag-order.pgn"] {
         let bytes = std::fs::read(data.join(name)).expect("test PGN");
         odd.push_str(&String::from_utf8_lossy(&bytes));
         odd.push_str("\n\n");
