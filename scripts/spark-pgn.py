@@ -40,6 +40,9 @@ import shutil
 import subprocess
 import sys
 
+from pyspark import StorageLevel
+from pyspark.sql import SparkSession
+
 # A game boundary: a result token, a word of its own, ending its line, then (past blank
 # lines) a line starting `[`: the next game's tags. Where arbiter's reader would read on
 # (a result line that opens a tag, an escape or a `;` comment) is checked apart.
@@ -55,6 +58,16 @@ def boundary_after(handle, offset, size):
     handle.seek(offset)
     held = b""
     start = offset
+    if offset > 0:
+        # From the next line's start: the line `offset` falls in may be a tag's.
+        while b"\n" not in held:
+            more = handle.read(SCAN)
+            if not more:
+                return size
+            held += more
+        skip = held.index(b"\n") + 1
+        start += skip
+        held = held[skip:]
     while True:
         more = handle.read(SCAN)
         held += more
@@ -170,6 +183,11 @@ def run(sc, inputs, mode, out_dir, keep_broken=False, parts=None, arbiter="arbit
     arbiter_path = os.path.abspath(arbiter_path) if os.sep in arbiter_path else arbiter_path
     rdd = partitions_of(sc, inputs, parts)
     answers = rdd.mapPartitionsWithIndex(arbiter_task(arbiter_path, mode, keep_broken))
+    # Every partition runs at once, its answers kept by its executor (spilled to disk if
+    # need be); then the driver fetches them one partition at a time, in order.
+    # toLocalIterator alone would run one partition after the other.
+    answers.persist(StorageLevel.MEMORY_AND_DISK)
+    answers.count()
     os.makedirs(out_dir, exist_ok=True)
     names = ["output", "broken"] + (["check"] if mode != "check" else [])
     files = {name: open(os.path.join(out_dir, name), "wb") for name in names}
@@ -200,6 +218,7 @@ def run(sc, inputs, mode, out_dir, keep_broken=False, parts=None, arbiter="arbit
     finally:
         for handle in files.values():
             handle.close()
+        answers.unpersist()
     if refused:
         # Every partition refuses arguments alike: one message says it.
         return 2, refused[0]
@@ -219,7 +238,6 @@ def main():
     args = parser.parse_args()
     if args.partitions is not None and args.partitions < 1:
         parser.error("--partitions needs a positive integer")
-    from pyspark.sql import SparkSession
 
     spark = SparkSession.builder.appName("spark-pgn").getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
