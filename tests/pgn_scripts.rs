@@ -70,7 +70,13 @@ fn differential_pgn_slice_agrees_with_python_chess() {
 fn corpus(games: usize) -> String {
     let data = root().join("tests/data/pgn");
     let mut odd = String::new();
-    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn", "latin1.pgn", "tag-order.pgn"] {
+    for name in [
+        "lenient.pgn",
+        "refused.pgn",
+        "chess960.pgn",
+        "latin1.pgn",
+        "tag-order.pgn",
+    ] {
         let bytes = std::fs::read(data.join(name)).expect("test PGN");
         odd.push_str(&String::from_utf8_lossy(&bytes));
         odd.push_str("\n\n");
@@ -171,7 +177,15 @@ fn spark_partitions_answer_as_one_arbiter() {
     }
     let output = Command::new("bash")
         .arg(root().join("scripts/spark-check"))
-        .args(["--no-install", "--games", "600", "--shards", "4", "--bin", BIN])
+        .args([
+            "--no-install",
+            "--games",
+            "600",
+            "--shards",
+            "4",
+            "--bin",
+            BIN,
+        ])
         .env("PATH", search_path())
         .current_dir(root())
         .output()
