@@ -187,6 +187,47 @@ fn a_file_with_games_over_the_limit_answers_as_stdin_does() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// Games whose tag sections start with Site, Date, FEN or White, their Event tag
+/// after those, over several runs' worth of text: a file and stdin, cut into runs
+/// however many jobs read them, give the answers of one job (a cut before such an
+/// Event tag would leave the tags before it to the run before).
+#[test]
+fn games_whose_tags_start_with_any_tag_answer_as_one_job_does() {
+    let one_copy = std::fs::read_to_string(root().join("tests/data/pgn/tag-order.pgn"))
+        .expect("tests/data/pgn/tag-order.pgn");
+    let text = format!("{one_copy}\n").repeat(2000);
+    assert!(text.len() > 3 * 512 * 1024, "only {} bytes", text.len());
+    let path = temp_pgn("tag-order", &text);
+    let file = path.to_string_lossy().to_string();
+    for to in ["check", "pgn"] {
+        let one = run_arbiter(&["--pgn", "--to", to, "--jobs", "1", &file], String::new()).0;
+        if to == "check" {
+            assert!(
+                one.stdout
+                    .ends_with("games 20000 ok 18000 errors 2000 plies 46000\n"),
+                "{}",
+                &one.stdout[one.stdout.len().saturating_sub(200)..]
+            );
+        }
+        for jobs in ["2", "3"] {
+            let many = run_arbiter(&["--pgn", "--to", to, "--jobs", jobs, &file], String::new()).0;
+            assert!(
+                one.stdout == many.stdout,
+                "--to {to} --jobs {jobs}: stdout differs"
+            );
+            assert_eq!(one.stderr, many.stderr, "--to {to} --jobs {jobs}: stderr");
+        }
+        for jobs in ["1", "2", "3"] {
+            let piped = run_arbiter(&["--pgn", "--to", to, "--jobs", jobs], text.clone()).0;
+            assert!(
+                one.stdout == piped.stdout,
+                "stdin, --to {to} --jobs {jobs}: stdout differs"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 /// A file or stdin with no line starting `[Event ` for megabytes cannot be cut into
 /// runs: its games are read one by one, with the same answers.
 #[test]

@@ -1,6 +1,8 @@
 //! Slices of the PGN scripts in the default run, through the binary cargo built:
 //! `scripts/differential-pgn` against python-chess, `scripts/pgn-parallel-check` through
-//! GNU parallel. Without the tool a test skips as `reference::skip` says (a failure in CI).
+//! GNU parallel, `scripts/spark-check` through PySpark. Without the tool a test skips as
+//! `reference::skip` says (a failure in CI); PySpark, too heavy for every run, is
+//! optional (`reference::skip_optional`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,7 +14,7 @@ use arbiter::pgn::Tags;
 use arbiter::position::Position;
 
 use crate::differential::Rng;
-use crate::reference::{find_tool, python_with, search_path, skip};
+use crate::reference::{find_tool, python_with, search_path, skip, skip_optional};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
@@ -63,12 +65,18 @@ fn differential_pgn_slice_agrees_with_python_chess() {
 
 /// A PGN file of `games` random games (from the standard start and two FEN starts, some
 /// resigned, some ending in checkmate or a draw), with the lenient, refused, Chess960
-/// and Latin-1 games of tests/data/pgn mixed in every 100 games: about 700 KB, so a
+/// Latin-1 and tag-order games of tests/data/pgn mixed in every 100 games: about 700 KB, so a
 /// 64 KiB block makes a dozen shards.
 fn corpus(games: usize) -> String {
     let data = root().join("tests/data/pgn");
     let mut odd = String::new();
-    for name in ["lenient.pgn", "refused.pgn", "chess960.pgn", "latin1.pgn"] {
+    for name in [
+        "lenient.pgn",
+        "refused.pgn",
+        "chess960.pgn",
+        "latin1.pgn",
+        "tag-order.pgn",
+    ] {
         let bytes = std::fs::read(data.join(name)).expect("test PGN");
         odd.push_str(&String::from_utf8_lossy(&bytes));
         odd.push_str("\n\n");
@@ -148,6 +156,45 @@ fn gnu_parallel_shards_answer_as_one_arbiter() {
     assert!(
         stdout.starts_with("pgn-parallel-check: ok:") && shards.is_some_and(|n| n >= 4),
         "the file was not split into several shards:\n{}",
+        shown(&output)
+    );
+    eprint!("{stdout}");
+}
+
+/// `scripts/spark-check`, when PySpark and Java are already present: it installs
+/// nothing here (`--no-install`).
+#[test]
+fn spark_partitions_answer_as_one_arbiter() {
+    let java = find_tool("java");
+    let spark = find_tool("spark-submit");
+    if java.is_none() || spark.is_none() || python_with("pyspark").is_none() {
+        skip_optional(
+            "spark-check",
+            "PySpark or a Java runtime is missing",
+            "pip install pyspark; apt-get install -y openjdk-17-jre-headless",
+        );
+        return;
+    }
+    let output = Command::new("bash")
+        .arg(root().join("scripts/spark-check"))
+        .args([
+            "--no-install",
+            "--games",
+            "600",
+            "--shards",
+            "4",
+            "--bin",
+            BIN,
+        ])
+        .env("PATH", search_path())
+        .current_dir(root())
+        .output()
+        .expect("run scripts/spark-check");
+    assert!(output.status.success(), "{}", shown(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("spark-check: all ok, 4 shards, "),
+        "spark-check compared nothing:\n{}",
         shown(&output)
     );
     eprint!("{stdout}");

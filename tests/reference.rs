@@ -45,3 +45,14 @@ pub fn skip(check: &str, missing: &str, install: &str) {
     // Straight to the process's stderr: `eprintln!` is captured and shown only on failure.
     let _ = writeln!(std::io::stderr(), "\n{note}");
 }
+
+/// Says that the optional `check` cannot run because `missing` (installed by
+/// `install`): a visible note, in CI too. For cross-checks whose tools are too heavy to
+/// install for every run (PySpark and a Java runtime), which the default run makes only
+/// where they are already present.
+pub fn skip_optional(check: &str, missing: &str, install: &str) {
+    let note = format!(
+        "SKIPPED optional cross-check {check}: {missing} ({install}; not installed for every run)"
+    );
+    let _ = writeln!(std::io::stderr(), "\n{note}");
+}

@@ -873,9 +873,11 @@ const RUN_BYTES: usize = 512 * 1024;
 const RUN_WINDOW: usize = 2 * MAX_GAME + RUN_BYTES;
 
 /// The reader's side: the text of every source, cut into runs of whole games for the
-/// workers. A run is cut before a line that starts an `[Event ` tag and is no line of a
-/// comment that goes on past it (every game ends there, whatever came before), or, when no more input is ready, after the last game
-/// already whole. A source with no such line for too long is read game by game instead.
+/// workers. A run is cut before a line that starts an `[Event ` tag right after a
+/// result token and is no line of a comment that goes on past it (`last_game_start`:
+/// every game ends there, whatever came before), or, when no more input is ready, after
+/// the last game already whole. A source with no such line for too long is read game by
+/// game instead.
 fn split<R: Read + Send>(
     sources: Vec<Source<R>>,
     work: &mpsc::SyncSender<Batch>,

@@ -205,9 +205,11 @@ pub fn comment_goes_on(after: &[u8], at_end: bool) -> Option<bool> {
 }
 
 /// The start of the last line of `text` that begins `[Event ` where a game begins
-/// whatever came before: outside a comment such a line always starts a game, and
-/// inside one it does unless `comment_goes_on` (which must be able to tell without more
-/// input). Linear in the length of `text`.
+/// whatever came before: right after a result token (`ends_in_result`), outside a
+/// comment, or inside one that `comment_goes_on` says does not go on past it (which
+/// must be able to tell without more input). An `[Event ` line after other tags is no
+/// such line: it belongs to the tag section those tags began. Linear in the length of
+/// `text`.
 pub fn last_game_start(text: &[u8]) -> Option<usize> {
     let mut end = text.len();
     // The first brace at or after the line looked at last.
@@ -221,12 +223,30 @@ pub fn last_game_start(text: &[u8]) -> Option<usize> {
             Some(at) if at - line < LOOKAHEAD => text[at] == b'{',
             _ => text.len() - line >= LOOKAHEAD,
         };
-        if starts {
+        if starts && ends_in_result(&text[..nl]) {
             return Some(line);
         }
         end = nl;
     }
     None
+}
+
+/// Whether the last line of `text` that is not blank ends in a result token, a word
+/// of its own: a game's movetext ends there, so whatever follows begins the next
+/// game. A line that opens a tag, an escape (`%`) or a `;` comment, which the reader
+/// may take otherwise, never does.
+fn ends_in_result(text: &[u8]) -> bool {
+    let text = text.trim_ascii_end();
+    let line = &text[text
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |nl| nl + 1)..];
+    if line.starts_with(b"[") || line.starts_with(b"%") || memchr(b';', line).is_some() {
+        return false;
+    }
+    line.rsplit(u8::is_ascii_whitespace)
+        .next()
+        .is_some_and(|token| Outcome::from_token(token).is_some())
 }
 
 /// Where the next game seems to start after a syntax error: a `[` at the start of a
@@ -375,10 +395,9 @@ impl Reader<'_> {
         v.begin_game();
         let mut section = Section::Start;
         let mut depth = 0u32;
-        let mut tags_seen = false;
         loop {
             self.at = past_blanks(self.input, self.at);
-            let flow = self.token(v, &mut section, &mut depth, &mut tags_seen);
+            let flow = self.token(v, &mut section, &mut depth);
             match flow {
                 TokenRead::Go => {}
                 TokenRead::Done(len) => return GameRead::Game(len),
@@ -433,7 +452,6 @@ impl Reader<'_> {
         v: &mut V,
         section: &mut Section,
         depth: &mut u32,
-        tags_seen: &mut bool,
     ) -> TokenRead {
         let input = self.input;
         let Some(&byte) = input.get(self.at) else {
@@ -494,14 +512,12 @@ impl Reader<'_> {
                 self.movetext(v, byte, depth)
             }
             b'[' => {
-                // The next game's tags: after movetext, or a second Event tag.
-                if *section == Section::Movetext
-                    || (*tags_seen && input[self.at..].starts_with(b"[Event "))
-                {
+                // The next game's tags come only after movetext: a tag section holds
+                // its tags in any order, an Event tag anywhere among them.
+                if *section == Section::Movetext {
                     return self.end_before_next(v, *depth);
                 }
                 *section = Section::Tags;
-                *tags_seen = true;
                 self.tag(v)
             }
             _ => {
@@ -576,8 +592,7 @@ impl Reader<'_> {
         // line break, so the pair is the one the line-by-line reading below would find.
         // The line must end, as below: a pair cut off at the input's end is refused.
         // The pairs of a tag section follow one another a line each: the next one is
-        // read here at once, where the token loop would find it after its blanks (a
-        // second Event tag is left to it: it begins the next game).
+        // read here at once, where the token loop would find it after its blanks.
         let mut read = false;
         while let Some((name, value, after)) = plain_tag(&input[self.at + 1..])
             .filter(|(_, _, after)| after.first() == Some(&b'\n') || memchr(b'\n', after).is_some())
@@ -586,7 +601,7 @@ impl Reader<'_> {
             self.at = input.len() - after.len();
             read = true;
             match after {
-                [b'\n', b'[', next @ ..] if !next.starts_with(b"Event ") => self.at += 1,
+                [b'\n', b'[', ..] => self.at += 1,
                 _ => return TokenRead::Go,
             }
         }
@@ -1185,7 +1200,7 @@ mod tests {
 
     /// The pairs of a tag section that follow one another a line each are read in one
     /// go (`tag`): with a blank line between them, read the general way, they give
-    /// the same events; a second Event tag still begins the next game.
+    /// the same events.
     #[test]
     fn tag_lines_in_a_row_read_as_spaced_ones_do() {
         let input = "[Event \"a\"]\n[Site \"b \\\"c\\\"\"]\n[Date \"?\"]\n[Round \"1\"]\n\n1. e4 *";
@@ -1195,13 +1210,6 @@ mod tests {
             events(input).0[..4].join("|"),
             "tag Event a|tag Site b \"c\"|tag Date ?|tag Round 1"
         );
-        let (first, step) = events("[Event \"a\"]\n[Site \"b\"]\n[Event \"c\"]\n1. e4 *");
-        assert_eq!(first[..2].join("|"), "tag Event a|tag Site b");
-        assert_eq!(
-            first.last().unwrap(),
-            "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
-        );
-        assert_eq!(step, GameRead::Game(23));
     }
 
     #[test]
@@ -1328,10 +1336,40 @@ mod tests {
         // Without the last game, the line inside the comment is passed over.
         assert_eq!(last_game_start(&text[..b]), Some(8));
         // No brace after the line: it needs `LOOKAHEAD` bytes after it to tell.
-        let mut short = b"x\n[Event \"a\"]\n1. e4 *\n".to_vec();
+        let mut short = b"*\n[Event \"a\"]\n1. e4 *\n".to_vec();
         assert_eq!(last_game_start(&short), None);
         short.extend(std::iter::repeat_n(b' ', LOOKAHEAD));
         assert_eq!(last_game_start(&short), Some(2));
+    }
+
+    /// Only a line after a result token is a game's first line for sure: an Event tag
+    /// after other tags is in their section, and one after movetext without a result
+    /// may be where the reader, skipping a broken game, does not start.
+    #[test]
+    fn the_last_game_start_follows_a_result_token() {
+        let after = |before: &str| {
+            let text = format!("{before}[Event \"b\"]\n1. d4 {{y}} *");
+            last_game_start(text.as_bytes()).map(|at| text[..at].to_string())
+        };
+        for cut in [
+            "1. e4 *\n",
+            "1. e4 1-0\n\n",
+            "1-0\r\n\r\n",
+            "e4 1/2-1/2 \n",
+            "0-1\n",
+        ] {
+            assert_eq!(after(cut).as_deref(), Some(cut));
+        }
+        for before in [
+            "1. e4 *\n[Site \"x\"]\n",
+            "1. e4 e5\n",
+            "1. e4 e5*\n",
+            "[Result \"*\"] *\n",
+            "1. e4 ; ends 1-0\n",
+            "% 1-0\n",
+        ] {
+            assert_eq!(after(before), None, "{before:?}");
+        }
     }
 
     #[test]
@@ -1371,14 +1409,36 @@ mod tests {
         assert_eq!(v.0.join(" "), "d4 0-1");
     }
 
+    /// A new game begins at a tag only after movetext: whatever tag a section starts
+    /// with, an Event tag later in it is one of its tags.
     #[test]
-    fn a_second_event_tag_starts_a_new_game() {
-        let (events, step) = events("[Event \"a\"]\n[Event \"b\"]\n1. e4 *");
-        assert_eq!(
-            events.last().unwrap(),
-            "error the movetext ends without a result token (1-0, 0-1, 1/2-1/2 or *)"
-        );
-        assert_eq!(step, GameRead::Game(12));
+    fn a_tag_section_holds_its_tags_in_any_order() {
+        for input in [
+            "[Site \"x\"]\n[Event \"a\"]\n[White \"w\"]\n\n1. e4 e5 1-0",
+            "[Site \"x\"]\n\n[Event \"a\"]\n\n[White \"w\"]\n1. e4 e5 1-0",
+            "[Site \"x\"] [Event \"a\"] [White \"w\"]\n1. e4 e5 1-0",
+        ] {
+            let (got, step) = events(input);
+            assert_eq!(
+                got.join("|"),
+                "tag Site x|tag Event a|tag White w|e4|e5|1-0"
+            );
+            assert_eq!(step, GameRead::Game(input.len()), "{input:?}");
+        }
+        let (got, _) = events("[Event \"a\"]\n[Event \"b\"]\n1. e4 *");
+        assert_eq!(got.join("|"), "tag Event a|tag Event b|e4|*");
+    }
+
+    #[test]
+    fn the_next_game_starts_at_a_tag_after_movetext() {
+        let input = "[Event \"a\"]\n1. e4 *\n[Site \"x\"]\n[Event \"b\"]\n1. d4 *";
+        let (first, step) = events(input);
+        assert_eq!(first.join("|"), "tag Event a|e4|*");
+        let GameRead::Game(len) = step else {
+            panic!("{step:?}");
+        };
+        let (second, _) = events(&input[len..]);
+        assert_eq!(second.join("|"), "tag Site x|tag Event b|d4|*");
     }
 
     #[test]
