@@ -1149,6 +1149,39 @@ mod tests {
     }
 
     #[test]
+    fn a_flag_fall_loses_unless_the_other_side_cannot_mate() {
+        let base = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        assert_eq!(
+            game.flag_fell(Color::Black),
+            Decision::Timeout {
+                winner: Color::White
+            }
+        );
+        assert_eq!(game.status().state, State::Timeout);
+        assert_eq!(game.status().winner, Some(Color::White));
+        assert!(game.is_final());
+        let mut game = Game::new(base, CastlingMode::Standard);
+        let drawn = Decision::Drawn(DrawReason::TimeoutVsInsufficientMaterial);
+        assert_eq!(game.flag_fell(Color::White), drawn);
+        assert_eq!(
+            game.status().reason,
+            Some(DrawReason::TimeoutVsInsufficientMaterial)
+        );
+    }
+
+    #[test]
+    fn an_abort_ends_the_game_without_a_winner() {
+        let mut game = Game::default();
+        play_all(&mut game, "e4");
+        game.abort();
+        let status = game.status();
+        assert_eq!((status.state, status.winner), (State::Aborted, None));
+        assert!(status.is_over() && game.is_final());
+        assert_eq!(game.parse_move("e5"), Err(MoveError::GameOver(status)));
+    }
+
+    #[test]
     fn undo_restores_the_position_exactly() {
         let mut game = Game::default();
         play_all(&mut game, "e4 d5 exd5 Qxd5 Nc3");

@@ -291,6 +291,27 @@ mod tests {
     }
 
     #[test]
+    fn a_game_with_a_result_says_how_it_ended() {
+        let mut game = game_of(None, "e4 e5", CastlingMode::Standard);
+        assert!(!export(&game).contains("Termination"));
+        game.flag_fell(Color::White);
+        assert!(export(&game).contains("[Result \"0-1\"]\n[Termination \"time forfeit\"]\n"));
+        let mut game = game_of(None, "e4", CastlingMode::Standard);
+        game.abort();
+        let text = export(&game);
+        assert!(
+            text.contains("[Result \"*\"]\n[Termination \"abandoned\"]\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("1. e4 *\n"), "{text}");
+        let mut tags = Tags::default();
+        tags.set("Termination", "adjudication").unwrap();
+        let mut out = String::new();
+        write_game(&mut out, &tags, &game);
+        assert!(out.contains("[Termination \"adjudication\"]\n\n"), "{out}");
+    }
+
+    #[test]
     fn black_to_move_first_numbers_with_dots() {
         let game = game_of(
             Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7"),
