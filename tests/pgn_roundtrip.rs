@@ -156,7 +156,10 @@ fn first_session(recipe: &Recipe) -> Session {
     let moves = moves_of(base, mode, recipe);
     let mut session = Session::new();
     // Chess960 for this game alone: the loaded game comes back so from its Variant tag.
-    let mut line = format!("position fen {fen}{}", if chess960 { " chess960" } else { "" });
+    let mut line = format!(
+        "position fen {fen}{}",
+        if chess960 { " chess960" } else { "" }
+    );
     if !moves.is_empty() {
         line.push_str(" moves");
         for m in &moves {
