@@ -21,4 +21,5 @@ mod protocol;
 mod reference;
 mod repl;
 mod rules;
+mod timeout_python;
 mod web;
