@@ -209,6 +209,7 @@ struct GameState {
     mode: CastlingMode,
     version: Option<Version>,
     offer: Option<Color>,
+    takeback: Option<Color>,
 }
 
 fn game_state(session: &Session, name: Option<GameName>, game: &arbiter::game::Game) -> GameState {
@@ -221,6 +222,7 @@ fn game_state(session: &Session, name: Option<GameName>, game: &arbiter::game::G
         mode: game.mode(),
         version: session.version(name),
         offer: session.offer(name),
+        takeback: session.takeback(name),
     }
 }
 
@@ -353,7 +355,19 @@ pub fn session(data: &[u8]) {
                 for answer_line in text.lines() {
                     assert_eq!(answer_line.trim_end(), answer_line, "{line:?}: {text:?}");
                 }
-                if matches!(keyword, Some("move" | "undo" | "resign" | "draw" | "claim")) {
+                if matches!(
+                    keyword,
+                    Some(
+                        "move"
+                            | "undo"
+                            | "resign"
+                            | "draw"
+                            | "claim"
+                            | "takeback"
+                            | "timeout"
+                            | "abort"
+                    )
+                ) {
                     let bumped = version_before.map(|v| v + 1);
                     assert_eq!(session.version(target), bumped, "{line:?}");
                 } else {
@@ -411,8 +425,12 @@ fn read_all(data: &[u8]) -> Vec<String> {
     }
 }
 
-/// A loaded game, written in export format, reads back as the same game.
+/// A loaded game, written in export format, reads back as the same game (with its
+/// `Termination` tag read into its result, as `position pgn` reads it).
 fn written_game_reads_back(loaded: &Loaded) {
+    let mut loaded = loaded.clone();
+    loaded.read_termination();
+    let loaded = &loaded;
     let mut text = String::new();
     writer::write_game(&mut text, &loaded.tags, &loaded.game);
     let mut again = Replayer::new(Options::default());
@@ -421,10 +439,11 @@ fn written_game_reads_back(loaded: &Loaded) {
         matches!(step, GameRead::Game(n) if n <= text.len()),
         "{step:?} for\n{text}"
     );
-    let back = match again.load() {
+    let mut back = match again.load() {
         Ok(back) => back,
         Err(e) => panic!("the written game does not load ({e}):\n{text}"),
     };
+    back.read_termination();
     let moves: Vec<Move> = loaded.game.moves().collect();
     assert_eq!(back.game.moves().collect::<Vec<_>>(), moves, "{text}");
     assert_eq!(back.game.status(), loaded.game.status(), "{text}");

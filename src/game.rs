@@ -28,6 +28,10 @@ pub enum State {
     Stalemate,
     Draw,
     Resigned,
+    /// A side's flag fell with the other side able to mate.
+    Timeout,
+    /// The game ended without a result.
+    Aborted,
 }
 
 impl State {
@@ -39,6 +43,8 @@ impl State {
             State::Stalemate => "stalemate",
             State::Draw => "draw",
             State::Resigned => "resigned",
+            State::Timeout => "timeout",
+            State::Aborted => "aborted",
         }
     }
 }
@@ -52,6 +58,9 @@ pub enum DrawReason {
     Fivefold,
     SeventyFiveMove,
     InsufficientMaterial,
+    /// A flag fell against a side whose opponent cannot mate by any series of legal
+    /// moves (FIDE Laws 6.9).
+    TimeoutVsInsufficientMaterial,
 }
 
 impl DrawReason {
@@ -63,6 +72,7 @@ impl DrawReason {
             DrawReason::Fivefold => "fivefold",
             DrawReason::SeventyFiveMove => "seventy-five-move",
             DrawReason::InsufficientMaterial => "insufficient-material",
+            DrawReason::TimeoutVsInsufficientMaterial => "timeout-vs-insufficient-material",
         }
     }
 }
@@ -94,7 +104,7 @@ impl Claims {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Status {
     pub state: State,
-    /// The winner of a checkmate or resignation.
+    /// The winner of a checkmate, resignation or timeout.
     pub winner: Option<Color>,
     /// The reason of a draw.
     pub reason: Option<DrawReason>,
@@ -139,11 +149,21 @@ impl fmt::Display for Status {
     }
 }
 
-/// A result decided by the players rather than by the board; it cannot be undone.
+/// A result decided by the players or the clock rather than by the board; it cannot
+/// be undone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Decision {
-    Resigned { winner: Color },
+pub enum Decision {
+    Resigned {
+        winner: Color,
+    },
+    /// Agreed, claimed, or a flag fall against a side the other cannot mate.
     Drawn(DrawReason),
+    /// The loser's flag fell.
+    Timeout {
+        winner: Color,
+    },
+    /// The game ended without a result.
+    Aborted,
 }
 
 /// An automatic draw that a game record played on past: the rule, and the ply after
@@ -379,6 +399,13 @@ impl Game {
                 }
             }
             Some(Decision::Drawn(reason)) => return Status::drawn(reason),
+            Some(Decision::Timeout { winner }) => {
+                return Status {
+                    winner: Some(winner),
+                    ..Status::of(State::Timeout)
+                }
+            }
+            Some(Decision::Aborted) => return Status::of(State::Aborted),
             None => {}
         }
         if let Some(drawn) = self.drawn_at {
@@ -710,27 +737,54 @@ impl Game {
         pos
     }
 
+    /// The result the players or the clock decided, if any.
+    pub fn decision(&self) -> Option<Decision> {
+        self.decision
+    }
+
+    /// Gives the game a decided result. The caller checks that the game is not over.
+    pub fn decide(&mut self, decision: Decision) {
+        self.decision = Some(decision);
+        self.status = self.compute_status();
+    }
+
     /// `color` resigns. The caller checks that the game is not over.
     pub fn resign(&mut self, color: Color) {
-        self.decision = Some(Decision::Resigned {
+        self.decide(Decision::Resigned {
             winner: color.other(),
         });
-        self.status = self.compute_status();
     }
 
     /// The players agree a draw. The caller checks that the game is not over.
     pub fn agree_draw(&mut self) {
-        self.decision = Some(Decision::Drawn(DrawReason::Agreement));
-        self.status = self.compute_status();
+        self.decide(Decision::Drawn(DrawReason::Agreement));
     }
 
     /// Claims the first claimable draw (threefold before fifty-move); `None` when none
     /// is claimable now. The caller checks that the game is not over.
     pub fn claim(&mut self) -> Option<DrawReason> {
         let reason = self.status().claims.reasons().next()?;
-        self.decision = Some(Decision::Drawn(reason));
-        self.status = self.compute_status();
+        self.decide(Decision::Drawn(reason));
         Some(reason)
+    }
+
+    /// `color`'s flag fell: it loses, unless the other side cannot mate by any series
+    /// of legal moves, which makes it a draw (FIDE Laws 6.9). The caller checks that
+    /// the game is not over.
+    pub fn flag_fell(&mut self, color: Color) -> Decision {
+        let winner = color.other();
+        let decision = if self.position.has_insufficient_material(winner) {
+            Decision::Drawn(DrawReason::TimeoutVsInsufficientMaterial)
+        } else {
+            Decision::Timeout { winner }
+        };
+        self.decide(decision);
+        decision
+    }
+
+    /// Ends the game without a result. The caller checks that the game is not over.
+    pub fn abort(&mut self) {
+        self.decide(Decision::Aborted);
     }
 }
 
@@ -1092,6 +1146,39 @@ mod tests {
         assert_eq!(game.repetitions(), straight.repetitions());
         assert_eq!(game.status(), straight.status());
         assert_eq!(game.before_last(), straight.before_last());
+    }
+
+    #[test]
+    fn a_flag_fall_loses_unless_the_other_side_cannot_mate() {
+        let base = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        let mut game = Game::new(base, CastlingMode::Standard);
+        assert_eq!(
+            game.flag_fell(Color::Black),
+            Decision::Timeout {
+                winner: Color::White
+            }
+        );
+        assert_eq!(game.status().state, State::Timeout);
+        assert_eq!(game.status().winner, Some(Color::White));
+        assert!(game.is_final());
+        let mut game = Game::new(base, CastlingMode::Standard);
+        let drawn = Decision::Drawn(DrawReason::TimeoutVsInsufficientMaterial);
+        assert_eq!(game.flag_fell(Color::White), drawn);
+        assert_eq!(
+            game.status().reason,
+            Some(DrawReason::TimeoutVsInsufficientMaterial)
+        );
+    }
+
+    #[test]
+    fn an_abort_ends_the_game_without_a_winner() {
+        let mut game = Game::default();
+        play_all(&mut game, "e4");
+        game.abort();
+        let status = game.status();
+        assert_eq!((status.state, status.winner), (State::Aborted, None));
+        assert!(status.is_over() && game.is_final());
+        assert_eq!(game.parse_move("e5"), Err(MoveError::GameOver(status)));
     }
 
     #[test]

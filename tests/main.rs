@@ -3,6 +3,7 @@
 mod database;
 mod differential;
 mod differential_scale;
+mod ending_model;
 mod fuzz_regressions;
 mod json_mode;
 mod layers;
@@ -20,4 +21,5 @@ mod protocol;
 mod reference;
 mod repl;
 mod rules;
+mod timeout_python;
 mod web;

@@ -1,6 +1,7 @@
 //! PGN round trip through the protocol (proptest): a random game is set up in one
 //! `Session` with `position`, given random tags with `tag` and maybe ended with
-//! `resign`, `draw` or `claim`; its `pgn` answer is written to a file and loaded with
+//! `resign`, `draw`, `claim`, `timeout` or `abort` (a Chess960 game is one by
+//! `position ... chess960`); its `pgn` answer is written to a file and loaded with
 //! `position pgn` into a fresh session, which must show the same FEN, history, status,
 //! tags, castling mode and undo answer, and write the same `pgn` byte for byte.
 //!
@@ -53,15 +54,21 @@ enum Ending {
     ResignBlack,
     Draw,
     Claim,
+    TimeoutWhite,
+    TimeoutBlack,
+    Abort,
 }
 
-const ENDINGS: [Ending; 6] = [
+const ENDINGS: [Ending; 9] = [
     Ending::None,
     Ending::Resign,
     Ending::ResignWhite,
     Ending::ResignBlack,
     Ending::Draw,
     Ending::Claim,
+    Ending::TimeoutWhite,
+    Ending::TimeoutBlack,
+    Ending::Abort,
 ];
 
 /// Everything that makes one test game.
@@ -148,10 +155,11 @@ fn first_session(recipe: &Recipe) -> Session {
     let base = Position::from_fen(&fen).expect("start FEN");
     let moves = moves_of(base, mode, recipe);
     let mut session = Session::new();
-    if chess960 {
-        run(&mut session, "setoption name UCI_Chess960 value true");
-    }
-    let mut line = format!("position fen {fen}");
+    // Chess960 for this game alone: the loaded game comes back so from its Variant tag.
+    let mut line = format!(
+        "position fen {fen}{}",
+        if chess960 { " chess960" } else { "" }
+    );
     if !moves.is_empty() {
         line.push_str(" moves");
         for m in &moves {
@@ -185,6 +193,9 @@ fn first_session(recipe: &Recipe) -> Session {
             Ending::ResignBlack => "resign black",
             Ending::Draw => "draw",
             Ending::Claim => "claim",
+            Ending::TimeoutWhite => "timeout white",
+            Ending::TimeoutBlack => "timeout black",
+            Ending::Abort => "abort",
         });
     }
     session
@@ -375,6 +386,9 @@ fn every_ending_comes_up() {
         "Checkmate",
         "Stalemate",
         "Resigned",
+        "Timeout",
+        "Aborted",
+        "draw timeout-vs-insufficient-material",
         "Active",
         "draw agreement",
         "draw threefold",

@@ -183,6 +183,7 @@ impl Worker {
                     result,
                     game.base(),
                     mode.is_chess960(),
+                    None,
                 );
                 text.push_str(self.replayer.movetext());
                 text.push('\n');

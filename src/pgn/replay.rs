@@ -5,13 +5,13 @@
 use std::fmt;
 
 use crate::fen::{FenError, PositionError};
-use crate::game::{DrawnAt, Game, MoveError, State, Status};
+use crate::game::{Decision, DrawReason, DrawnAt, Game, MoveError, State, Status};
 use crate::moves::CastlingMode;
 use crate::position::Position;
 
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, first_control, Tags};
-use super::writer::{outcome_of, Movetext};
+use super::writer::{outcome_of, termination_of, Movetext, TERMINATION};
 use crate::excerpt::Excerpt;
 use crate::refusal::{MoveRef, Refusal};
 
@@ -176,6 +176,35 @@ pub struct Loaded {
     pub game: Game,
     /// The movetext in export format, when recording.
     pub movetext: String,
+}
+
+impl Loaded {
+    /// Reads the game's `Termination` tag into its result: `time forfeit` turns a
+    /// decisive result the board does not make into a loss on time and a draw by
+    /// agreement into a flag fall against a side that cannot mate, `abandoned` on a
+    /// game without a result aborts it. The tag is then dropped when it says what
+    /// arbiter writes for the game anyway, so that it is not held twice; any other
+    /// value stays, the record's own word.
+    pub fn read_termination(&mut self) {
+        let Some(value) = self.tags.get(TERMINATION) else {
+            return;
+        };
+        let value = value.trim().to_ascii_lowercase();
+        match (value.as_str(), self.game.decision()) {
+            ("time forfeit", Some(Decision::Resigned { winner })) => {
+                self.game.decide(Decision::Timeout { winner });
+            }
+            ("time forfeit", Some(Decision::Drawn(DrawReason::Agreement))) => {
+                self.game
+                    .decide(Decision::Drawn(DrawReason::TimeoutVsInsufficientMaterial));
+            }
+            ("abandoned", None) if !self.game.status().is_over() => self.game.abort(),
+            _ => {}
+        }
+        if termination_of(&self.game.status()) == Some(value.as_str()) {
+            self.tags.drop_other(TERMINATION);
+        }
+    }
 }
 
 /// One open variation: where it stands and what its last move was played from.

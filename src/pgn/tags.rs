@@ -113,6 +113,11 @@ impl Tags {
         Ok(())
     }
 
+    /// Removes a tag other than the roster's, settable or not.
+    pub fn drop_other(&mut self, name: &str) {
+        self.others.remove(name);
+    }
+
     /// Sets a tag read from a file; derived tags are the caller's business and are
     /// ignored here.
     pub fn insert(&mut self, name: &str, value: &str) {

@@ -2,7 +2,7 @@
 //! lines of at most 79 characters.
 
 use crate::color::Color;
-use crate::game::{Game, State, Status};
+use crate::game::{DrawReason, Game, State, Status};
 use crate::position::Position;
 
 use super::reader::Outcome;
@@ -15,10 +15,29 @@ pub const LINE_WIDTH: usize = 79;
 /// The result a game's status stands for.
 pub fn outcome_of(status: &Status) -> Outcome {
     match (status.state, status.winner) {
-        (State::Checkmate | State::Resigned, Some(Color::White)) => Outcome::WhiteWins,
-        (State::Checkmate | State::Resigned, Some(Color::Black)) => Outcome::BlackWins,
+        (State::Checkmate | State::Resigned | State::Timeout, Some(Color::White)) => {
+            Outcome::WhiteWins
+        }
+        (State::Checkmate | State::Resigned | State::Timeout, Some(Color::Black)) => {
+            Outcome::BlackWins
+        }
         (State::Stalemate | State::Draw, _) => Outcome::Draw,
         _ => Outcome::Unknown,
+    }
+}
+
+/// The `Termination` tag's value for a game with a result, as the PGN standard
+/// names them: `time forfeit` for a flag fall (lost, or drawn against a side that
+/// cannot mate), `abandoned` for an abort, `normal` for every other ending. `None`
+/// while the game goes on.
+pub fn termination_of(status: &Status) -> Option<&'static str> {
+    match (status.state, status.reason) {
+        (State::Active | State::Check, _) => None,
+        (State::Timeout, _) | (_, Some(DrawReason::TimeoutVsInsufficientMaterial)) => {
+            Some("time forfeit")
+        }
+        (State::Aborted, _) => Some("abandoned"),
+        _ => Some("normal"),
     }
 }
 
@@ -32,8 +51,16 @@ pub fn write_tag(out: &mut String, name: &str, value: &str) {
 }
 
 /// The tag section: the roster with `result`, then the other tags and the derived
-/// `SetUp`, `FEN` and `Variant` in ASCII order of their names, then a blank line.
-pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Position, chess960: bool) {
+/// `SetUp`, `FEN`, `Variant` and `termination` (unless the tags hold a `Termination`
+/// of their own) in ASCII order of their names, then a blank line.
+pub fn write_tags(
+    out: &mut String,
+    tags: &Tags,
+    result: Outcome,
+    base: &Position,
+    chess960: bool,
+    termination: Option<&str>,
+) {
     for (name, value) in tags.roster() {
         write_tag(out, name, value);
     }
@@ -47,6 +74,9 @@ pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Positio
     if chess960 {
         derived.push(("Variant", "Chess960"));
     }
+    if let Some(termination) = termination.filter(|_| tags.get(TERMINATION).is_none()) {
+        derived.push((TERMINATION, termination));
+    }
     let mut others: Vec<(&str, &str)> = tags.others().chain(derived).collect();
     others.sort_by(|a, b| a.0.cmp(b.0));
     for (name, value) in others {
@@ -55,10 +85,23 @@ pub fn write_tags(out: &mut String, tags: &Tags, result: Outcome, base: &Positio
     out.push('\n');
 }
 
-/// A game in export format: tags, movetext, result.
+/// The tag that says how a game ended.
+pub const TERMINATION: &str = "Termination";
+
+/// A game in export format: tags (with `Termination` once the game has a result),
+/// movetext, result.
 pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
-    let result = outcome_of(&game.status());
-    write_tags(out, tags, result, game.base(), game.mode().is_chess960());
+    let status = game.status();
+    let result = outcome_of(&status);
+    let chess960 = game.mode().is_chess960();
+    write_tags(
+        out,
+        tags,
+        result,
+        game.base(),
+        chess960,
+        termination_of(&status),
+    );
     let mut text = Movetext::new();
     let mut pos = *game.base();
     for m in game.moves() {
@@ -242,9 +285,30 @@ mod tests {
         assert_eq!(
             export(&game),
             "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
-             [White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n\
+             [White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n[Termination \"normal\"]\n\n\
              1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n"
         );
+    }
+
+    #[test]
+    fn a_game_with_a_result_says_how_it_ended() {
+        let mut game = game_of(None, "e4 e5", CastlingMode::Standard);
+        assert!(!export(&game).contains("Termination"));
+        game.flag_fell(Color::White);
+        assert!(export(&game).contains("[Result \"0-1\"]\n[Termination \"time forfeit\"]\n"));
+        let mut game = game_of(None, "e4", CastlingMode::Standard);
+        game.abort();
+        let text = export(&game);
+        assert!(
+            text.contains("[Result \"*\"]\n[Termination \"abandoned\"]\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("1. e4 *\n"), "{text}");
+        let mut tags = Tags::default();
+        tags.set("Termination", "adjudication").unwrap();
+        let mut out = String::new();
+        write_game(&mut out, &tags, &game);
+        assert!(out.contains("[Termination \"adjudication\"]\n\n"), "{out}");
     }
 
     #[test]

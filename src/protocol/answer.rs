@@ -81,6 +81,8 @@ pub enum Answer {
     Status(Standing),
     Played(Box<MoveDetail>, Standing),
     Undone(String),
+    /// An accepted takeback: the moves taken back, the last played first.
+    TakenBack(Vec<String>),
     History(Vec<String>),
     San(String),
     /// `pgn`: the game in export format, ending with its newline.
@@ -93,12 +95,15 @@ pub enum Answer {
     HelpOn(&'static Topic),
 }
 
-/// Where a game stands, with the draw offer pending in it, if any (by the side that
-/// made it).
+/// Where a game stands, with the offers pending in it, if any (by the side that made
+/// each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Standing {
     pub status: Status,
+    /// The pending draw offer.
     pub offer: Option<Color>,
+    /// The pending takeback offer.
+    pub takeback: Option<Color>,
 }
 
 /// A move as `move` and `moves verbose` describe it.
@@ -151,7 +156,7 @@ pub const HELP: &[&str] = &[
     "setoption name Threads value <n>: threads for perft (0: one per core)",
     "setoption name JSON value true|false: answers as JSON Lines",
     "setoption name MaxGames value <n>: the most named games open at once",
-    "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]: replace the game",
+    "position startpos|fen <FEN> [chess960] [moves <move>...]|pgn <file> [<n>]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
     "perft <depth>: the total nodes",
@@ -169,6 +174,9 @@ pub const HELP: &[&str] = &[
     "resign [white|black]: resign, the side to move by default",
     "draw: draw by agreement",
     "draw offer|accept|decline white|black: a draw offer, and the other side's answer",
+    "takeback offer|accept|decline white|black: a takeback of the proposer's last move, and the other side's answer",
+    "timeout white|black: that side's flag fell: a loss, or a draw if the other side cannot mate",
+    "abort: end the game without a result",
     "claim: claim a threefold or fifty-move draw",
     "san <move>: a move in SAN",
     "tag <name> [<value>]: set a PGN tag, or remove it without a value",

@@ -27,23 +27,7 @@ pub enum Start {
     },
 }
 
-/// What a side does with a draw offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferStep {
-    Offer,
-    Accept,
-    Decline,
-}
-
-impl OfferStep {
-    pub const fn name(self) -> &'static str {
-        match self {
-            OfferStep::Offer => "offer",
-            OfferStep::Accept => "accept",
-            OfferStep::Decline => "decline",
-        }
-    }
-}
+pub use super::offers::OfferStep;
 
 /// One protocol command with its arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +41,8 @@ pub enum Command<'a> {
     },
     Position {
         start: Start,
+        /// `chess960` after the start: this game is Chess960 whatever the option says.
+        chess960: bool,
         /// The moves' texts, separated by blanks as the line has them: read one by
         /// one as they are played, never gathered (a server sends the whole game with
         /// every request).
@@ -86,6 +72,13 @@ pub enum Command<'a> {
     Draw,
     /// `draw offer|accept|decline <colour>`: one step of a draw both sides agree to.
     Offer(OfferStep, Color),
+    /// `takeback offer|accept|decline <colour>`: one step of a takeback of the
+    /// proposer's last move, which both sides agree to.
+    Takeback(OfferStep, Color),
+    /// `timeout <colour>`: that side's flag fell.
+    Timeout(Color),
+    /// `abort`: the game ends without a result.
+    Abort,
     Claim,
     San(&'a str),
     /// Sets a tag to the rest of the line, or with no value removes it.
@@ -139,6 +132,7 @@ impl<'a> Command<'a> {
         if let Some(moves) = line.strip_prefix("position startpos moves ") {
             return Ok(Some(Command::Position {
                 start: Start::StartPos,
+                chess960: false,
                 moves,
             }));
         }
@@ -170,107 +164,109 @@ impl<'a> Command<'a> {
         } else {
             &many
         };
-        let command = match keyword {
-            "uci" => no_args(keyword, args, Command::Uci)?,
-            "isready" => no_args(keyword, args, Command::IsReady)?,
-            "ucinewgame" => no_args(keyword, args, Command::UciNewGame)?,
-            "setoption" => parse_setoption(args)?,
-            "position" => parse_position(line, args)?,
-            "d" => no_args(keyword, args, Command::Display)?,
-            "go" => match args {
-                ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
-                ["perft"] | ["perft", ..] => {
-                    return Err(ProtocolError::BadArgument(
-                        "go perft takes one depth".to_string(),
-                    ))
-                }
-                _ => {
-                    return Err(ProtocolError::BadArgument(
-                        "only go perft <depth> is supported".to_string(),
-                    ))
-                }
-            },
-            "perft" => match args {
-                [depth] => Command::Perft(parse_depth(depth)?),
-                _ => {
-                    return Err(ProtocolError::BadArgument(
-                        "perft takes one depth".to_string(),
-                    ))
-                }
-            },
-            "moves" => parse_moves(args)?,
-            "dests" => no_args(keyword, args, Command::Dests)?,
-            "legal" => Command::Legal(one_move(keyword, args)?),
-            "check" => no_args(keyword, args, Command::Check)?,
-            "turn" => no_args(keyword, args, Command::Turn)?,
-            "fen" => no_args(keyword, args, Command::Fen)?,
-            "status" => no_args(keyword, args, Command::Status)?,
-            "move" => match args {
-                [text, "as", seat] => Command::MoveAs(text, parse_color("move ... as", seat)?),
-                _ => Command::Move(one_move(keyword, args)?),
-            },
-            "undo" => no_args(keyword, args, Command::Undo)?,
-            "history" => no_args(keyword, args, Command::History)?,
-            "resign" => match args {
-                [] => Command::Resign(None),
-                ["white"] => Command::Resign(Some(Color::White)),
-                ["black"] => Command::Resign(Some(Color::Black)),
-                _ => {
-                    return Err(ProtocolError::BadArgument(
-                        "resign takes white, black or nothing (the side to move)".to_string(),
-                    ))
-                }
-            },
-            "draw" => {
-                let step = match args.first() {
-                    Some(&"offer") => OfferStep::Offer,
-                    Some(&"accept") => OfferStep::Accept,
-                    Some(&"decline") => OfferStep::Decline,
-                    _ => return no_args(keyword, args, Command::Draw).map(Some),
-                };
-                match args {
-                    [_, color] => {
-                        Command::Offer(step, parse_color(&format!("draw {}", step.name()), color)?)
+        let command =
+            match keyword {
+                "uci" => no_args(keyword, args, Command::Uci)?,
+                "isready" => no_args(keyword, args, Command::IsReady)?,
+                "ucinewgame" => no_args(keyword, args, Command::UciNewGame)?,
+                "setoption" => parse_setoption(args)?,
+                "position" => parse_position(line, args)?,
+                "d" => no_args(keyword, args, Command::Display)?,
+                "go" => match args {
+                    ["perft", depth] => Command::GoPerft(parse_depth(depth)?),
+                    ["perft"] | ["perft", ..] => {
+                        return Err(ProtocolError::BadArgument(
+                            "go perft takes one depth".to_string(),
+                        ))
                     }
                     _ => {
-                        return Err(ProtocolError::BadArgument(format!(
-                            "draw {} takes the side: white or black",
-                            step.name()
-                        )))
+                        return Err(ProtocolError::BadArgument(
+                            "only go perft <depth> is supported".to_string(),
+                        ))
                     }
-                }
-            }
-            "claim" => no_args(keyword, args, Command::Claim)?,
-            "san" => Command::San(one_move(keyword, args)?),
-            "tag" => parse_tag(line)?,
-            "pgn" => match args {
-                ["save", first, ..] => Command::PgnSave(tail_from(line, first)),
-                ["save"] => {
-                    return Err(ProtocolError::BadArgument(
-                        "pgn save takes the path of the file to write".to_string(),
-                    ))
-                }
-                _ => no_args(keyword, args, Command::Pgn)?,
-            },
-            "version" => no_args(keyword, args, Command::Version)?,
-            "games" => no_args(keyword, args, Command::Games)?,
-            "close" => no_args(keyword, args, Command::Close)?,
-            "help" => match args {
-                [name] => match help::topic(name) {
-                    Some(topic) => Command::HelpOn(topic),
-                    None => return Err(ProtocolError::BadArgument(unknown_topic(name))),
                 },
-                [_, _, ..] => {
-                    return Err(ProtocolError::BadArgument(
-                        "help takes at most one command name".to_string(),
-                    ))
-                }
-                [] => Command::Help,
-            },
-            "stop" => no_args(keyword, args, Command::Stop)?,
-            "quit" => no_args(keyword, args, Command::Quit)?,
-            _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
-        };
+                "perft" => match args {
+                    [depth] => Command::Perft(parse_depth(depth)?),
+                    _ => {
+                        return Err(ProtocolError::BadArgument(
+                            "perft takes one depth".to_string(),
+                        ))
+                    }
+                },
+                "moves" => parse_moves(args)?,
+                "dests" => no_args(keyword, args, Command::Dests)?,
+                "legal" => Command::Legal(one_move(keyword, args)?),
+                "check" => no_args(keyword, args, Command::Check)?,
+                "turn" => no_args(keyword, args, Command::Turn)?,
+                "fen" => no_args(keyword, args, Command::Fen)?,
+                "status" => no_args(keyword, args, Command::Status)?,
+                "move" => match args {
+                    [text, "as", seat] => Command::MoveAs(text, parse_color("move ... as", seat)?),
+                    _ => Command::Move(one_move(keyword, args)?),
+                },
+                "undo" => no_args(keyword, args, Command::Undo)?,
+                "history" => no_args(keyword, args, Command::History)?,
+                "resign" => match args {
+                    [] => Command::Resign(None),
+                    ["white"] => Command::Resign(Some(Color::White)),
+                    ["black"] => Command::Resign(Some(Color::Black)),
+                    _ => {
+                        return Err(ProtocolError::BadArgument(
+                            "resign takes white, black or nothing (the side to move)".to_string(),
+                        ))
+                    }
+                },
+                "draw" => match offer_step(args) {
+                    Some(step) => Command::Offer(step, offer_side(keyword, step, args)?),
+                    None => no_args(keyword, args, Command::Draw)?,
+                },
+                "takeback" => match offer_step(args) {
+                    Some(step) => Command::Takeback(step, offer_side(keyword, step, args)?),
+                    None => return Err(ProtocolError::BadArgument(
+                        "takeback takes offer, accept or decline, then the side: white or black"
+                            .to_string(),
+                    )),
+                },
+                "timeout" => match args {
+                    [color] => Command::Timeout(parse_color(keyword, color)?),
+                    _ => {
+                        return Err(ProtocolError::BadArgument(
+                            "timeout takes the side whose flag fell: white or black".to_string(),
+                        ))
+                    }
+                },
+                "abort" => no_args(keyword, args, Command::Abort)?,
+                "claim" => no_args(keyword, args, Command::Claim)?,
+                "san" => Command::San(one_move(keyword, args)?),
+                "tag" => parse_tag(line)?,
+                "pgn" => match args {
+                    ["save", first, ..] => Command::PgnSave(tail_from(line, first)),
+                    ["save"] => {
+                        return Err(ProtocolError::BadArgument(
+                            "pgn save takes the path of the file to write".to_string(),
+                        ))
+                    }
+                    _ => no_args(keyword, args, Command::Pgn)?,
+                },
+                "version" => no_args(keyword, args, Command::Version)?,
+                "games" => no_args(keyword, args, Command::Games)?,
+                "close" => no_args(keyword, args, Command::Close)?,
+                "help" => match args {
+                    [name] => match help::topic(name) {
+                        Some(topic) => Command::HelpOn(topic),
+                        None => return Err(ProtocolError::BadArgument(unknown_topic(name))),
+                    },
+                    [_, _, ..] => {
+                        return Err(ProtocolError::BadArgument(
+                            "help takes at most one command name".to_string(),
+                        ))
+                    }
+                    [] => Command::Help,
+                },
+                "stop" => no_args(keyword, args, Command::Stop)?,
+                "quit" => no_args(keyword, args, Command::Quit)?,
+                _ => return Err(ProtocolError::UnknownCommand(keyword.to_string())),
+            };
         Ok(Some(command))
     }
 }
@@ -423,6 +419,27 @@ fn one_move<'a>(keyword: &str, args: &[&'a str]) -> Result<&'a str, ProtocolErro
     }
 }
 
+/// The step an offer command's first word names, if it names one.
+fn offer_step(args: &[&str]) -> Option<OfferStep> {
+    match args.first() {
+        Some(&"offer") => Some(OfferStep::Offer),
+        Some(&"accept") => Some(OfferStep::Accept),
+        Some(&"decline") => Some(OfferStep::Decline),
+        _ => None,
+    }
+}
+
+/// The side of `<keyword> <step> <side>`.
+fn offer_side(keyword: &str, step: OfferStep, args: &[&str]) -> Result<Color, ProtocolError> {
+    let what = format!("{keyword} {}", step.name());
+    match args {
+        [_, color] => parse_color(&what, color),
+        _ => Err(ProtocolError::BadArgument(format!(
+            "{what} takes the side: white or black"
+        ))),
+    }
+}
+
 fn parse_color(what: &str, text: &str) -> Result<Color, ProtocolError> {
     match text {
         "white" => Ok(Color::White),
@@ -525,15 +542,17 @@ fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, Pr
                     path: path.to_string(),
                     game,
                 },
+                chess960: false,
                 moves: "",
             });
         }
-        Some((&"fen", rest)) => {
-            let fen_len = rest
+        Some((&"fen", words)) => {
+            // The FEN's fields run to `moves`, or to `chess960` (no field is either).
+            let fen_len = words
                 .iter()
-                .position(|&t| t == "moves")
-                .unwrap_or(rest.len());
-            let (fen, rest) = rest.split_at(fen_len);
+                .position(|&t| t == "moves" || t == CHESS960)
+                .unwrap_or(words.len());
+            let (fen, rest) = words.split_at(fen_len);
             (Start::Fen(fen.join(" ")), rest)
         }
         _ => {
@@ -541,6 +560,10 @@ fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, Pr
                 "position takes startpos or fen <FEN>, then optionally moves <move>..., or pgn <file> [<n>]".to_string(),
             ))
         }
+    };
+    let (chess960, rest) = match rest.split_first() {
+        Some((&CHESS960, rest)) => (true, rest),
+        _ => (false, rest),
     };
     let moves = match rest.split_first() {
         None => "",
@@ -552,8 +575,15 @@ fn parse_position<'a>(line: &'a str, args: &[&'a str]) -> Result<Command<'a>, Pr
             )))
         }
     };
-    Ok(Command::Position { start, moves })
+    Ok(Command::Position {
+        start,
+        chess960,
+        moves,
+    })
 }
+
+/// The word after a `position` start that makes the game Chess960.
+const CHESS960: &str = "chess960";
 
 fn parse_setoption(args: &[&str]) -> Result<Command<'static>, ProtocolError> {
     let Some((&"name", rest)) = args.split_first() else {

@@ -11,6 +11,7 @@ use crate::pgn::GameError;
 use crate::refusal::{MoveRef, Refusal};
 
 use super::name::{GameName, NameError, Version};
+use super::offers::OfferKind;
 
 /// What is wrong with the bytes of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,11 +74,14 @@ pub enum ProtocolError {
     TooManyGames(u32),
     /// `move ... as <seat>` when the other side is to move.
     NotYourSeat(MoveRef, Color),
-    /// Accepting or declining when the other side has offered no draw (the side that
-    /// would have offered it).
-    NoOffer(Color),
-    /// An offer while one is pending (the side that made it).
-    OfferPending(Color),
+    /// Accepting or declining when the other side has made no offer of that kind (the
+    /// side that would have made it).
+    NoOffer(OfferKind, Color),
+    /// An offer while one of its kind is pending (the side that made it).
+    OfferPending(OfferKind, Color),
+    /// A takeback offered or accepted when the proposer has no move of its own to
+    /// take back (the proposer).
+    NoMoveToTakeBack(Color),
     /// `close` without `game <name>`: the default game cannot be closed.
     CloseDefault,
 }
@@ -105,8 +109,9 @@ impl ProtocolError {
             ProtocolError::StaleVersion { .. } => "stale-version",
             ProtocolError::TooManyGames(_) => "too-many-games",
             ProtocolError::NotYourSeat(..) => "not-your-turn",
-            ProtocolError::NoOffer(_) => "no-offer",
-            ProtocolError::OfferPending(_) => "offer-pending",
+            ProtocolError::NoOffer(..) => "no-offer",
+            ProtocolError::OfferPending(..) => "offer-pending",
+            ProtocolError::NoMoveToTakeBack(_) => "nothing-to-undo",
             ProtocolError::CloseDefault => "bad-argument",
         }
     }
@@ -141,7 +146,7 @@ impl fmt::Display for ProtocolError {
                 why @ FenError::Position(PositionError::Chess960Castling { .. }),
             ) => write!(
                 f,
-                "{why}; for a Chess960 position send setoption name UCI_Chess960 value true (or start with --chess960)"
+                "{why}; for a Chess960 position write chess960 after the FEN, or send setoption name UCI_Chess960 value true (or start with --chess960)"
             ),
             ProtocolError::BadFen(why) => write!(f, "{why}"),
             ProtocolError::Move(at, why) => write!(f, "{at}: {why}"),
@@ -198,11 +203,17 @@ impl fmt::Display for ProtocolError {
                 f,
                 "the open named games reach MaxGames ({limit}): close one first"
             ),
-            ProtocolError::NoOffer(from) => write!(f, "{from} has offered no draw"),
-            ProtocolError::OfferPending(by) => write!(
+            ProtocolError::NoOffer(kind, from) => {
+                write!(f, "{from} has offered no {}", kind.name())
+            }
+            ProtocolError::OfferPending(kind, by) => write!(
                 f,
-                "{by}'s draw offer is pending: it is accepted or declined first"
+                "{by}'s {} offer is pending: it is accepted or declined first",
+                kind.name()
             ),
+            ProtocolError::NoMoveToTakeBack(by) => {
+                write!(f, "{by} has no move to take back")
+            }
             ProtocolError::CloseDefault => {
                 f.write_str("close takes a game: game <name> close (the default game stays open)")
             }

@@ -71,8 +71,8 @@ moves e1d1 e1d2 e1e2 e1f1 e1f2 e1h1
     },
     Topic {
         keyword: "position",
-        syntax: "position startpos|fen <FEN> [moves <move>...]|pgn <file> [<n>]",
-        summary: "replaces the game: a start and its moves (UCI or SAN), or game n of a PGN file; answers nothing",
+        syntax: "position startpos|fen <FEN> [chess960] [moves <move>...]|pgn <file> [<n>]",
+        summary: "replaces the game: a start and its moves (UCI or SAN), or game n of a PGN file; chess960 makes this game Chess960 whatever the option; answers nothing",
         example: "\
 > position startpos moves e4 e5 Nf3
 > fen
@@ -255,6 +255,37 @@ status draw reason agreement
 ",
     },
     Topic {
+        keyword: "takeback",
+        syntax: "takeback offer|accept|decline white|black",
+        summary: "a side offers to take back its last move (and the reply to it, if its turn has come again); the other side accepts it, which takes them back, or declines it; a move by the side offered it withdraws it",
+        example: "\
+> position startpos moves e4 e5
+> takeback offer white
+status active takeback white
+> takeback accept black
+undone e7e5 e2e4
+",
+    },
+    Topic {
+        keyword: "timeout",
+        syntax: "timeout white|black",
+        summary: "that side's flag fell: it loses, or it is a draw when the other side cannot mate by any series of legal moves",
+        example: "\
+> position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1
+> timeout white
+status draw reason timeout-vs-insufficient-material
+",
+    },
+    Topic {
+        keyword: "abort",
+        syntax: "abort",
+        summary: "ends the game without a result (PGN *); only while it has none",
+        example: "\
+> abort
+status aborted
+",
+    },
+    Topic {
         keyword: "claim",
         syntax: "claim",
         summary: "claims a draw by threefold repetition or the fifty-move rule, when one holds",
@@ -299,6 +330,7 @@ error bad-argument the Result tag is derived from the game and cannot be set
 [White \"Paul Morphy\"]
 [Black \"?\"]
 [Result \"1-0\"]
+[Termination \"normal\"]
 
 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
 end
@@ -307,7 +339,7 @@ end
     Topic {
         keyword: "version",
         syntax: "version",
-        summary: "the game's version: 0 when created or replaced, one more for every move, undo, result, draw offer or answer, and tag",
+        summary: "the game's version: 0 when created or replaced, one more for every move, undo, result, draw or takeback offer or answer, and tag",
         example: "\
 > position startpos moves e4
 > move e5

@@ -179,6 +179,9 @@ fn status_fields<M: SerializeMap>(map: &mut M, standing: &Standing) -> Result<()
     if let Some(by) = standing.offer {
         map.serialize_entry("offer", by.name())?;
     }
+    if let Some(by) = standing.takeback {
+        map.serialize_entry("takeback", by.name())?;
+    }
     let claims: Vec<&str> = status.claims.reasons().map(|r| r.name()).collect();
     map.serialize_entry("claimable", &claims)
 }
@@ -264,6 +267,7 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
             status_fields(map, status)
         }
         Answer::Undone(uci) => map.serialize_entry("move", uci),
+        Answer::TakenBack(moves) => map.serialize_entry("moves", moves),
         Answer::San(san) => map.serialize_entry("san", san),
         Answer::Pgn(text) => map.serialize_entry("pgn", text),
         Answer::Version(version) => map.serialize_entry("version", version),

@@ -7,7 +7,7 @@
 //! Lines (`print` picks the one asked for), `options` the options and their limits,
 //! `name` games' names and versions, `error` the stable error codes, and `stream` reads lines from a byte stream, runs long work on a
 //! worker thread and writes answers with sensible flushing.
-//! `help` holds the help of each command.
+//! `help` holds the help of each command, `offers` the draw and takeback offers.
 
 pub mod answer;
 pub mod command;
@@ -16,6 +16,7 @@ mod help;
 mod job;
 mod json;
 pub mod name;
+pub mod offers;
 pub mod options;
 pub mod prefix;
 mod print;

@@ -16,10 +16,11 @@ use crate::refusal::MoveRef;
 use crate::square::Square;
 
 use super::answer::{Answer, Format, MoveDetail, Reply, Standing};
-use super::command::{move_words, Command, OfferStep, Start};
+use super::command::{move_words, Command, Start};
 use super::error::{BadInput, ProtocolError};
 use super::job::{Job, PerftAnswer};
 use super::name::{GameName, NameRef, Version};
+use super::offers::{takeback_plies, Offer, OfferKind, OfferStep};
 use super::options::{parse_option, OptionValue, DEFAULT_MAX_GAMES};
 use super::prefix::Prefixed;
 use super::request::Request;
@@ -52,18 +53,13 @@ struct Settings {
 #[derive(Clone, Debug, Default)]
 struct Record {
     version: Version,
+    /// The pending draw offer.
     offer: Option<Offer>,
+    /// The pending takeback offer.
+    takeback: Option<Offer>,
     game: Game,
     /// The tags, once one is set or a PGN game brings them: most games have none.
     tags: Option<Box<Tags>>,
-}
-
-/// A pending draw offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Offer {
-    by: Color,
-    /// The moves played when it was made: an undo below it takes it back.
-    ply: usize,
 }
 
 /// The tags of a game without any: the defaults of the roster.
@@ -173,6 +169,12 @@ impl Session {
     pub fn offer(&self, game: Option<GameName>) -> Option<Color> {
         self.record(game.as_ref().map(GameName::name_ref))
             .and_then(|record| record.offer.map(|offer| offer.by))
+    }
+
+    /// The side whose takeback offer is pending in a game (`None`: the default one).
+    pub fn takeback(&self, game: Option<GameName>) -> Option<Color> {
+        self.record(game.as_ref().map(GameName::name_ref))
+            .and_then(|record| record.takeback.map(|offer| offer.by))
     }
 
     pub fn is_chess960(&self) -> bool {
@@ -403,27 +405,47 @@ impl Record {
         self.tags.get_or_insert_with(Box::default)
     }
 
-    /// The status, with the pending offer.
+    /// The status, with the pending offers.
     fn standing(&self) -> Standing {
         Standing {
             status: self.game.status(),
             offer: self.offer.map(|offer| offer.by),
+            takeback: self.takeback.map(|offer| offer.by),
         }
     }
 
-    /// Starts the record afresh with a new game: version 0, no offer, no tags.
+    /// Starts the record afresh with a new game: version 0, no offers, no tags.
     fn replace(&mut self, game: Game, tags: Option<Tags>) {
         self.game = game;
         self.tags = tags.map(Box::new);
         self.version = 0;
         self.offer = None;
+        self.takeback = None;
     }
 
-    /// A result the players decided: the offer goes, and it is one change.
+    /// A result the players or the clock decided: the offers go, and it is one change.
     fn decided(&mut self) -> Answer {
         self.offer = None;
+        self.takeback = None;
         self.version += 1;
         Answer::Status(self.standing())
+    }
+
+    /// The pending offer of a kind.
+    fn offer_mut(&mut self, kind: OfferKind) -> &mut Option<Offer> {
+        match kind {
+            OfferKind::Draw => &mut self.offer,
+            OfferKind::Takeback => &mut self.takeback,
+        }
+    }
+
+    /// Keeps the offers that still stand with the game back at its current ply.
+    fn offers_after_undo(&mut self) {
+        let plies = self.game.moves().len();
+        for kind in [OfferKind::Draw, OfferKind::Takeback] {
+            let offer = self.offer_mut(kind);
+            *offer = offer.filter(|offer| offer.survives_undo(plies));
+        }
     }
 
     /// Plays a legal move: an offer made to the mover is withdrawn by it, and one that
@@ -431,12 +453,11 @@ impl Record {
     fn play(&mut self, pos: &Position, m: Move) -> Answer {
         // Played first: the game works out the position after the move anyway.
         self.game.play(m);
-        let status = self.game.status();
-        if self
-            .offer
-            .is_some_and(|offer| offer.by != pos.turn() || status.is_over())
-        {
-            self.offer = None;
+        let over = self.game.status().is_over();
+        let mover = pos.turn();
+        for kind in [OfferKind::Draw, OfferKind::Takeback] {
+            let offer = self.offer_mut(kind);
+            *offer = offer.filter(|offer| offer.survives_move(mover, over));
         }
         self.version += 1;
         let detail = self.detail(pos, m, self.game.position(), true);
@@ -465,11 +486,17 @@ impl Record {
                 start: Start::Pgn { path, game },
                 ..
             } => {
-                let loaded = load_pgn(settings, &path, game)?;
+                let mut loaded = load_pgn(settings, &path, game)?;
+                loaded.read_termination();
                 self.replace(loaded.game, Some(loaded.tags));
             }
-            Command::Position { start, moves } => {
-                let game = replay(settings, start, moves)?;
+            Command::Position {
+                start,
+                chess960,
+                moves,
+            } => {
+                let mode = CastlingMode::from_chess960(chess960 || settings.chess960);
+                let game = replay(settings, mode, start, moves)?;
                 self.replace(game, None);
             }
             Command::Tag { name, value } => {
@@ -523,10 +550,7 @@ impl Record {
                     return Err(ProtocolError::ResultFinal(self.game.status()));
                 }
                 let m = self.game.undo().ok_or(ProtocolError::NothingToUndo)?;
-                let plies = self.game.moves().len();
-                if self.offer.is_some_and(|offer| offer.ply > plies) {
-                    self.offer = None;
-                }
+                self.offers_after_undo();
                 self.version += 1;
                 Answer::Undone(self.uci(m))
             }
@@ -542,31 +566,41 @@ impl Record {
             }
             Command::Offer(step, side) => {
                 self.refuse_if_over()?;
-                match (step, self.offer) {
-                    (OfferStep::Offer, Some(offer)) => {
-                        return Err(ProtocolError::OfferPending(offer.by))
-                    }
-                    (OfferStep::Offer, None) => {
-                        self.offer = Some(Offer {
-                            by: side,
-                            ply: self.game.moves().len(),
-                        });
-                        self.version += 1;
-                        Answer::Status(self.standing())
-                    }
-                    (_, offer) if offer.is_none_or(|offer| offer.by == side) => {
-                        return Err(ProtocolError::NoOffer(side.other()))
-                    }
-                    (OfferStep::Accept, _) => {
+                match step {
+                    OfferStep::Offer => self.offer_step(OfferKind::Draw, side)?,
+                    OfferStep::Accept => {
+                        self.pending(OfferKind::Draw, side)?;
                         self.game.agree_draw();
                         self.decided()
                     }
-                    (OfferStep::Decline, _) => {
-                        self.offer = None;
-                        self.version += 1;
-                        Answer::Status(self.standing())
-                    }
+                    OfferStep::Decline => self.decline(OfferKind::Draw, side)?,
                 }
+            }
+            Command::Takeback(step, side) => {
+                self.refuse_if_over()?;
+                match step {
+                    OfferStep::Offer => {
+                        let plies = self.game.moves().len();
+                        takeback_plies(side, pos.turn(), plies)
+                            .ok_or(ProtocolError::NoMoveToTakeBack(side))?;
+                        self.offer_step(OfferKind::Takeback, side)?
+                    }
+                    OfferStep::Accept => {
+                        let by = self.pending(OfferKind::Takeback, side)?;
+                        self.take_back(by, pos.turn())?
+                    }
+                    OfferStep::Decline => self.decline(OfferKind::Takeback, side)?,
+                }
+            }
+            Command::Timeout(side) => {
+                self.refuse_if_over()?;
+                self.game.flag_fell(side);
+                self.decided()
+            }
+            Command::Abort => {
+                self.refuse_if_over()?;
+                self.game.abort();
+                self.decided()
             }
             Command::Claim => {
                 self.refuse_if_over()?;
@@ -663,6 +697,9 @@ impl Record {
             | Command::Resign(_)
             | Command::Draw
             | Command::Offer(..)
+            | Command::Takeback(..)
+            | Command::Timeout(_)
+            | Command::Abort
             | Command::Claim => return Ok(None),
             // Handled by the session, which holds every game.
             Command::Games | Command::Close => return Ok(None),
@@ -726,6 +763,60 @@ impl Record {
         dests
     }
 
+    /// `side` makes an offer of `kind`: refused while one of that kind is pending.
+    fn offer_step(&mut self, kind: OfferKind, side: Color) -> Result<Answer, ProtocolError> {
+        let ply = self.game.moves().len();
+        let offer = self.offer_mut(kind);
+        if let Some(pending) = offer {
+            return Err(ProtocolError::OfferPending(kind, pending.by));
+        }
+        *offer = Some(Offer { by: side, ply });
+        self.version += 1;
+        Ok(self.standing_answer())
+    }
+
+    /// The side that made the pending offer of `kind` that `side` answers: refused
+    /// when the other side has made none.
+    fn pending(&self, kind: OfferKind, side: Color) -> Result<Color, ProtocolError> {
+        let offer = match kind {
+            OfferKind::Draw => self.offer,
+            OfferKind::Takeback => self.takeback,
+        };
+        match offer {
+            Some(offer) if offer.by != side => Ok(offer.by),
+            _ => Err(ProtocolError::NoOffer(kind, side.other())),
+        }
+    }
+
+    /// `side` declines the other side's pending offer of `kind`.
+    fn decline(&mut self, kind: OfferKind, side: Color) -> Result<Answer, ProtocolError> {
+        self.pending(kind, side)?;
+        *self.offer_mut(kind) = None;
+        self.version += 1;
+        Ok(self.standing_answer())
+    }
+
+    /// An accepted takeback by `by` with `turn` to move: the proposer's last move, and
+    /// the reply to it when there is one, taken back as one change.
+    fn take_back(&mut self, by: Color, turn: Color) -> Result<Answer, ProtocolError> {
+        let count = takeback_plies(by, turn, self.game.moves().len())
+            .ok_or(ProtocolError::NoMoveToTakeBack(by))?;
+        let mut undone = Vec::with_capacity(count);
+        for _ in 0..count {
+            if let Some(m) = self.game.undo() {
+                undone.push(self.uci(m));
+            }
+        }
+        self.takeback = None;
+        self.offers_after_undo();
+        self.version += 1;
+        Ok(Answer::TakenBack(undone))
+    }
+
+    fn standing_answer(&self) -> Answer {
+        Answer::Status(self.standing())
+    }
+
     fn refuse_if_over(&self) -> Result<(), ProtocolError> {
         let status = self.game.status();
         if status.is_over() {
@@ -768,10 +859,14 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
         .map_err(|e| ProtocolError::InGame(number, e))
 }
 
-/// The game a `position` command describes, built aside so that a bad FEN or move
+/// The game of `mode` a `position` command describes, built aside so that a bad FEN or move
 /// leaves the current game as it was.
-fn replay(settings: &Settings, start: Start, moves: &str) -> Result<Game, ProtocolError> {
-    let mode = settings.mode();
+fn replay(
+    settings: &Settings,
+    mode: CastlingMode,
+    start: Start,
+    moves: &str,
+) -> Result<Game, ProtocolError> {
     let base = match start {
         Start::StartPos => Position::startpos(),
         Start::Fen(fen) => base_from_fen(&fen, mode)?,

@@ -131,6 +131,10 @@ pub fn write_status(out: &mut impl Write, standing: &Standing) -> io::Result<()>
         out.write_all(b" offer ")?;
         out.write_all(by.name().as_bytes())?;
     }
+    if let Some(by) = standing.takeback {
+        out.write_all(b" takeback ")?;
+        out.write_all(by.name().as_bytes())?;
+    }
     if !status.claims.is_empty() {
         out.write_all(b" claimable")?;
         for reason in status.claims.reasons() {
@@ -326,6 +330,7 @@ impl Answer {
                 out.write_all(b"\n")
             }
             Answer::Undone(uci) => writeln!(out, "undone {uci}"),
+            Answer::TakenBack(moves) => write_list(out, "undone", moves),
             Answer::History(moves) => write_list(out, "history", moves),
             Answer::San(san) => writeln!(out, "san {san}"),
             Answer::Pgn(text) => {

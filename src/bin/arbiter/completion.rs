@@ -158,8 +158,9 @@ fn candidates(
         ["moves", .., "verbose"] => starting_with(["fen"], word),
         ["go"] => starting_with(["perft"], word),
         ["resign"] => starting_with(SIDES, word),
-        ["draw"] => starting_with(["offer", "accept", "decline"], word),
-        ["draw", "offer" | "accept" | "decline"] => starting_with(SIDES, word),
+        ["draw" | "takeback"] => starting_with(["offer", "accept", "decline"], word),
+        ["draw" | "takeback", "offer" | "accept" | "decline"] => starting_with(SIDES, word),
+        ["timeout"] => starting_with(SIDES, word),
         ["pgn"] => starting_with(["save"], word),
         ["pgn", "save"] => paths(word),
         ["help"] => starting_with(KEYWORDS, word),
@@ -558,6 +559,9 @@ mod tests {
         assert_eq!(words("draw o", &start), ["offer"]);
         assert_eq!(words("draw offer w", &start), ["white"]);
         assert_eq!(words("draw decline ", &start), ["black", "white"]);
+        assert_eq!(words("takeback a", &start), ["accept"]);
+        assert_eq!(words("takeback offer b", &start), ["black"]);
+        assert_eq!(words("timeout ", &start), ["black", "white"]);
         assert_eq!(words("move e4 a", &start), ["as"]);
         assert_eq!(words("move e4 as b", &start), ["black"]);
         assert!(words("move e4 as white ", &start).is_empty());
