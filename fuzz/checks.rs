@@ -254,9 +254,10 @@ fn snapshot(session: &Session) -> State {
 /// - with the prefixes `game <name>` and `if <version>` (which change none of the
 ///   above): a command on a named game that is not open, other than `position` and
 ///   `ucinewgame`, answers `unknown-game`; `if` with another version than the game's
-///   answers `stale-version`; a command that changes a game adds exactly one to its
-///   version, and one that fails or only reads leaves it (and every other game) as it
-///   was.
+///   answers `stale-version`; a command that changes a game (creating or replacing
+///   it included) moves its version above every version any game has had so far (one
+///   counter for the process: a version never comes back), and one that fails or only
+///   reads leaves it (and every other game) as it was.
 pub fn session(data: &[u8]) {
     let lines: Vec<&[u8]> = data
         .split(|&b| b == b'\n')
@@ -270,6 +271,8 @@ pub fn session(data: &[u8]) {
     }
 
     let mut session = Session::new();
+    // The highest version any game has had so far.
+    let mut highest = 0;
     for raw in lines {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let Ok(line) = std::str::from_utf8(raw) else {
@@ -288,6 +291,22 @@ pub fn session(data: &[u8]) {
         let before = snapshot(&session);
         let reply = session.execute(line);
         let text = render(&reply);
+        let highest_before = highest;
+        let after = snapshot(&session);
+        for version in std::iter::once(&after.default)
+            .chain(after.named.iter().map(|(_, game)| game))
+            .filter_map(|game| game.version)
+        {
+            highest = highest.max(version);
+        }
+        // A change of the line's game: a version above every one seen before.
+        let changed = |session: &Session| {
+            assert!(
+                session.version(target).is_some_and(|v| v > highest_before),
+                "{line:?}: version {:?}, not above {highest_before}",
+                session.version(target)
+            );
+        };
 
         let creates = matches!(keyword, Some("position" | "ucinewgame"));
         if let (Some(p), false, Some(_)) = (prefixed, control, keyword) {
@@ -333,9 +352,8 @@ pub fn session(data: &[u8]) {
                     "{line:?} answered nothing"
                 );
                 assert!(text.is_empty());
-                if keyword == Some("tag") {
-                    let bumped = version_before.map(|v| v + 1);
-                    assert_eq!(session.version(target), bumped, "{line:?}");
+                if matches!(keyword, Some("tag" | "position" | "ucinewgame")) {
+                    changed(&session);
                 }
             }
             Reply::Quit => {
@@ -368,8 +386,7 @@ pub fn session(data: &[u8]) {
                             | "abort"
                     )
                 ) {
-                    let bumped = version_before.map(|v| v + 1);
-                    assert_eq!(session.version(target), bumped, "{line:?}");
+                    changed(&session);
                 } else {
                     let after = snapshot(&session);
                     assert_eq!(before, after, "the query {line:?} changed the state");

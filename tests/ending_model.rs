@@ -59,6 +59,9 @@ struct Model {
     decided: Option<Ended>,
     draw: Option<Offer>,
     takeback: Option<Offer>,
+    /// The value the last change took from the process's counter, which starts at 1;
+    /// the game's version is the value of its own last change.
+    clock: u64,
     version: u64,
 }
 
@@ -82,8 +85,9 @@ fn color_name(c: Color) -> &'static str {
 }
 
 impl Model {
-    /// The game `position fen <fen> moves <moves>` sets up.
-    fn new(fen: &str, moves: &str) -> Model {
+    /// The game `position fen <fen> moves <moves>` sets up, in a process whose
+    /// counter last gave out `clock`: setting it up is one change.
+    fn new(fen: &str, moves: &str, clock: u64) -> Model {
         let pos: Chess = fen
             .parse::<Fen>()
             .expect("start FEN")
@@ -95,13 +99,22 @@ impl Model {
             decided: None,
             draw: None,
             takeback: None,
+            clock,
             version: 0,
         };
         for uci in moves.split_whitespace() {
             model.apply(&Cmd::Move(uci.to_string(), None));
         }
-        model.version = 0;
+        // The moves of `position` are replayed, not played one by one: one change.
+        model.clock = clock;
+        model.change();
         model
+    }
+
+    /// One change: the next value of the counter.
+    fn change(&mut self) {
+        self.clock += 1;
+        self.version = self.clock;
     }
 
     /// The `position` line of a start.
@@ -164,7 +177,7 @@ impl Model {
         self.decided = Some(ended);
         self.draw = None;
         self.takeback = None;
-        self.version += 1;
+        self.change();
         Expect::State(self.state())
     }
 
@@ -183,7 +196,7 @@ impl Model {
         match *command {
             Cmd::Reset(i) => {
                 let (fen, moves) = STARTS[i];
-                *self = Model::new(fen, moves);
+                *self = Model::new(fen, moves, self.clock);
                 Expect::Silent
             }
             Cmd::Move(ref uci, seat) => {
@@ -207,7 +220,7 @@ impl Model {
                 // A move of the side an offer was made to withdraws it; so does the end.
                 self.draw = self.draw.filter(|o| o.by == turn && !over);
                 self.takeback = self.takeback.filter(|o| o.by == turn && !over);
-                self.version += 1;
+                self.change();
                 Expect::Played(self.state())
             }
             Cmd::Undo => {
@@ -218,7 +231,7 @@ impl Model {
                     return Expect::Error("nothing-to-undo");
                 }
                 self.pop();
-                self.version += 1;
+                self.change();
                 Expect::Undone(vec![]) // `undone <move>`: checked by the history
             }
             Cmd::Resign(side) => {
@@ -278,7 +291,7 @@ impl Model {
                             Kind::Draw => self.draw = offer,
                             Kind::Takeback => self.takeback = offer,
                         }
-                        self.version += 1;
+                        self.change();
                         Expect::State(self.state())
                     }
                     _ if pending.is_none_or(|o| o.by == side) => Expect::Error("no-offer"),
@@ -287,7 +300,7 @@ impl Model {
                             Kind::Draw => self.draw = None,
                             Kind::Takeback => self.takeback = None,
                         }
-                        self.version += 1;
+                        self.change();
                         Expect::State(self.state())
                     }
                     Step::Accept => match kind {
@@ -296,7 +309,7 @@ impl Model {
                             let n = own(!side, self.plies()).expect("the offer had a move");
                             self.takeback = None;
                             let undone = (0..n).map(|_| self.pop()).collect();
-                            self.version += 1;
+                            self.change();
                             Expect::Undone(undone)
                         }
                     },
@@ -469,7 +482,7 @@ fn run_case(seed: u64) -> Result<usize, String> {
     let start = STARTS[rng.below(STARTS.len())];
     let mut session = Session::new();
     text(&mut session, &Model::line(start));
-    let mut model = Model::new(start.0, start.1);
+    let mut model = Model::new(start.0, start.1, 0);
     let mut log = vec![Model::line(start)];
     let mut steps = 0;
     for _ in 0..STEPS {
@@ -563,7 +576,7 @@ fn the_random_sequences_reach_every_case() {
     for case in 0..cases() {
         let mut rng = Rng::new(0x0e4d_1a90_0000 + case);
         let (fen, moves) = STARTS[rng.below(STARTS.len())];
-        let mut model = Model::new(fen, moves);
+        let mut model = Model::new(fen, moves, 0);
         for _ in 0..STEPS {
             let command = random_command(&mut rng, &model);
             let before = model.clone();

@@ -10,7 +10,7 @@ use arbiter::color::Color;
 use arbiter::game::Game;
 use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
-use arbiter::protocol::{Reply, Session};
+use arbiter::protocol::{GameName, Reply, Session};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -110,6 +110,52 @@ fn render(reply: &Reply) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// One game's versions as a run shows them: versions are opaque (one counter for the
+/// whole process, so a game's numbers depend on the other games' changes), so a game
+/// run among others and the same game run alone are compared by the order of their
+/// versions, not their numbers.
+#[derive(Default)]
+struct Versions {
+    seen: Vec<u64>,
+}
+
+impl Versions {
+    /// Takes the game's version after a command: a new version must be above every
+    /// one it had before. The version's place in the game's sequence of versions.
+    fn observe(&mut self, version: u64) -> usize {
+        match self.seen.last() {
+            Some(&last) if last == version => {}
+            Some(&last) => {
+                assert!(version > last, "version {version} after {last}");
+                self.seen.push(version);
+            }
+            None => self.seen.push(version),
+        }
+        self.seen.len() - 1
+    }
+
+    /// A command as sent: `if current` and `if stale` become the game's version and one
+    /// it is not at.
+    fn line(&self, command: &str) -> String {
+        let current = self.seen.last().copied().unwrap_or(0);
+        command
+            .replace("if current", &format!("if {current}"))
+            .replace("if stale", &format!("if {}", current + 1))
+    }
+
+    /// An answer as compared: `version <n>` names the version's place, and a
+    /// `stale-version` error its code (its message names the numbers).
+    fn answer(&self, text: String) -> String {
+        if text.starts_with("version ") {
+            return format!("version #{}\n", self.seen.len() - 1);
+        }
+        if text.starts_with("error stale-version ") {
+            return "error stale-version\n".to_string();
+        }
+        text
+    }
+}
+
 /// A command of a game's own conversation: some change it, some read it, some fail.
 fn command_strategy() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -126,7 +172,8 @@ fn command_strategy() -> impl Strategy<Value = String> {
         1 => Just("undo".to_string()),
         1 => Just("status".to_string()),
         1 => Just("version".to_string()),
-        1 => (0u64..6).prop_map(|v| format!("if {v} move Nc3")),
+        1 => prop::sample::select(vec!["if current move Nc3", "if stale move Nc3"])
+            .prop_map(str::to_string),
         1 => (
             prop::sample::select(vec!["offer", "accept", "decline"]),
             prop::sample::select(vec!["white", "black"])
@@ -152,10 +199,15 @@ proptest! {
     ) {
         let mut shared = Session::new();
         let mut answers: Vec<Vec<String>> = vec![Vec::new(); games.len()];
+        let mut versions: Vec<Versions> = (0..games.len()).map(|_| Versions::default()).collect();
         let mut next = vec![0usize; games.len()];
+        let version = |session: &Session, g: usize| {
+            session.version(Some(GameName::parse(&format!("g{g}")).unwrap())).unwrap()
+        };
         for (g, answers) in answers.iter_mut().enumerate() {
             let reply = shared.execute(&format!("game g{g} position startpos"));
             prop_assert_eq!(&reply, &Reply::Silent);
+            versions[g].observe(version(&shared, g));
             answers.push(render(&reply));
         }
         // The chosen order, then what is left of each game in turn.
@@ -164,12 +216,21 @@ proptest! {
         for g in turns {
             let Some(command) = games[g].get(next[g]) else { continue };
             next[g] += 1;
-            answers[g].push(render(&shared.execute(&format!("game g{g} {command}"))));
+            let line = format!("game g{g} {}", versions[g].line(command));
+            let text = render(&shared.execute(&line));
+            versions[g].observe(version(&shared, g));
+            answers[g].push(versions[g].answer(text));
         }
         for (g, commands) in games.iter().enumerate() {
             let mut alone = Session::new();
+            let mut seen = Versions::default();
             let mut expected = vec![render(&alone.execute("position startpos"))];
-            expected.extend(commands.iter().map(|c| render(&alone.execute(c))));
+            seen.observe(alone.version(None).unwrap());
+            for command in commands {
+                let text = render(&alone.execute(&seen.line(command)));
+                seen.observe(alone.version(None).unwrap());
+                expected.push(seen.answer(text));
+            }
             prop_assert_eq!(&answers[g], &expected, "game g{}", g);
         }
     }
@@ -179,7 +240,7 @@ proptest! {
 type Inbox = mpsc::Receiver<Value>;
 
 #[test]
-fn writers_racing_through_one_pipe_lose_no_move_and_skip_no_version() {
+fn writers_racing_through_one_pipe_lose_no_move_and_never_reuse_a_version() {
     const GAMES: usize = 3;
     const PLIES: usize = 60;
     let scripts: Vec<Vec<Move>> = (0..GAMES).map(|g| script(PLIES, 1000 + g as u64)).collect();
@@ -221,9 +282,11 @@ fn writers_racing_through_one_pipe_lose_no_move_and_skip_no_version() {
     }
 
     // Writer 2g plays white in game g, writer 2g+1 black: each sends its side's moves
-    // with its seat and the version it expects, and again after a stale-version, as a
-    // client does that re-reads the game. A writer also sends, now and then, a move for
-    // the wrong seat and one on a stale version: both must be refused.
+    // with its seat and the version it last read, as a client does that re-reads the
+    // game: versions are opaque, so it takes each from an answer (every JSON answer to
+    // a line naming a game gives it) and never works one out. A writer also sends, after
+    // each of its moves, the move again on the version it was decided on and one at the
+    // version just reached, for the wrong seat: both must be refused.
     std::thread::scope(|scope| {
         for (w, inbox) in inboxes.into_iter().enumerate() {
             let (g, side) = (w / 2, if w % 2 == 0 { "white" } else { "black" });
@@ -236,21 +299,26 @@ fn writers_racing_through_one_pipe_lose_no_move_and_skip_no_version() {
                     send(format!("@w{w}-{n} game g{g} {line}"));
                     inbox.recv().unwrap()
                 };
+                let version_of = |answer: &Value| answer["version"].as_u64().unwrap();
+                let mut seen = version_of(&ask("version".to_string()));
                 for ply in (w % 2..moves.len()).step_by(2) {
                     let m = uci(moves[ply]);
-                    loop {
-                        let answer = ask(format!("if {ply} move {m} as {side}"));
+                    let decided_on = loop {
+                        let answer = ask(format!("if {seen} move {m} as {side}"));
+                        let at = seen;
+                        seen = version_of(&answer);
                         match answer["error"]["code"].as_str() {
-                            None => break,
-                            Some("stale-version") => std::thread::yield_now(),
+                            None => break at,
+                            // The other side has not moved yet, or has since: read again.
+                            Some("not-your-turn" | "stale-version") => std::thread::yield_now(),
                             Some(other) => panic!("{m} at ply {ply}: {other}: {answer}"),
                         }
-                    }
+                    };
                     // The same move again, on the version it was decided on: stale.
-                    let again = ask(format!("if {ply} move {m} as {side}"));
+                    let again = ask(format!("if {decided_on} move {m} as {side}"));
                     assert_eq!(again["error"]["code"], "stale-version", "{again}");
                     // At the version just reached, the other side is to move.
-                    let seat = ask(format!("if {} move {m} as {side}", ply + 1));
+                    let seat = ask(format!("if {seen} move {m} as {side}"));
                     let code = seat["error"]["code"].as_str();
                     assert!(
                         matches!(code, Some("not-your-turn" | "stale-version" | "game-over")),
@@ -269,8 +337,8 @@ fn writers_racing_through_one_pipe_lose_no_move_and_skip_no_version() {
     // The refusals make the exit status 1; the process must have ended.
     child.wait().unwrap();
 
-    // Each game's played answers, in the order of the output: exactly its script, each
-    // version one more than the last.
+    // Each game's played answers, in the order of the output: exactly its script, the
+    // versions strictly increasing, and no version given to two changes of any games.
     let mut played: Vec<Vec<(String, u64)>> = vec![Vec::new(); GAMES];
     let mut histories: Vec<Option<Value>> = vec![None; GAMES];
     for answer in log_rx.try_iter() {
@@ -287,13 +355,19 @@ fn writers_racing_through_one_pipe_lose_no_move_and_skip_no_version() {
             played[g].push((answer["move"].as_str().unwrap().to_string(), version));
         }
     }
+    let mut given = std::collections::HashSet::new();
     for g in 0..GAMES {
-        let expected: Vec<(String, u64)> = scripts[g]
-            .iter()
-            .enumerate()
-            .map(|(ply, &m)| (uci(m), ply as u64 + 1))
-            .collect();
-        assert_eq!(played[g], expected, "game g{g}");
+        let moves: Vec<String> = played[g].iter().map(|(m, _)| m.clone()).collect();
+        let expected: Vec<String> = scripts[g].iter().map(|&m| uci(m)).collect();
+        assert_eq!(moves, expected, "game g{g}");
+        let versions: Vec<u64> = played[g].iter().map(|&(_, v)| v).collect();
+        assert!(
+            versions.windows(2).all(|pair| pair[0] < pair[1]),
+            "game g{g}: {versions:?}"
+        );
+        for version in versions {
+            assert!(given.insert(version), "version {version} given twice");
+        }
         let history: Vec<String> = scripts[g].iter().map(|&m| uci(m)).collect();
         assert_eq!(histories[g], Some(Value::from(history)), "game g{g}");
     }

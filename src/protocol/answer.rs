@@ -182,7 +182,7 @@ pub const HELP: &[&str] = &[
     "tag <name> [<value>]: set a PGN tag, or remove it without a value",
     "pgn: the game in PGN export format, then end",
     "pgn save <path>: write the game in PGN export format to a file",
-    "version: the game's version, one more for every change",
+    "version: the game's version, a value never given out before at every change",
     "games: the open named games",
     "close: close the game named by game <name> close",
     "help [<command>]: this list, or one command with an example",

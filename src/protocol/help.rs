@@ -339,13 +339,13 @@ end
     Topic {
         keyword: "version",
         syntax: "version",
-        summary: "the game's version: 0 when created or replaced, one more for every move, undo, result, draw or takeback offer or answer, and tag",
+        summary: "the game's version: every change (a move, undo, result, offer or its answer, tag, position or ucinewgame) gives it a value never given out before in the process; compare versions for equality only",
         example: "\
 > position startpos moves e4
 > move e5
 played e7e5 e5 active from e7 to e5 piece pawn fen rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
 > version
-version 1
+version 2
 ",
     },
     Topic {

@@ -5,11 +5,13 @@
 //! `Command`, `session` executes it against the game (handing back long work as a `job`),
 //! `answer` holds every answer as a value, `text` prints it as text and `json` as JSON
 //! Lines (`print` picks the one asked for), `options` the options and their limits,
-//! `name` games' names and versions, `error` the stable error codes, and `stream` reads lines from a byte stream, runs long work on a
-//! worker thread and writes answers with sensible flushing.
+//! `name` games' names and versions, `clock` the one counter every version comes from,
+//! `error` the stable error codes, and `stream` reads lines from a byte stream, runs
+//! long work on a worker thread and writes answers with sensible flushing.
 //! `help` holds the help of each command, `offers` the draw and takeback offers.
 
 pub mod answer;
+pub mod clock;
 pub mod command;
 mod error;
 mod help;

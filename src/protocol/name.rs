@@ -154,7 +154,8 @@ impl fmt::Debug for GameName {
     }
 }
 
-/// A game's version: 0 when it is created or replaced, one more for every change.
+/// A game's version: the value the process's version clock gave its last change
+/// (`clock`); 0 for the default game before its first change.
 pub type Version = u64;
 
 /// Why a line's `game <name>` or `if <version>` prefix cannot be read: the answer is

@@ -16,6 +16,7 @@ use crate::refusal::MoveRef;
 use crate::square::Square;
 
 use super::answer::{Answer, Format, MoveDetail, Reply, Standing};
+use super::clock::VersionClock;
 use super::command::{move_words, Command, Start};
 use super::error::{BadInput, ProtocolError};
 use super::job::{Job, PerftAnswer};
@@ -36,6 +37,8 @@ pub struct Session {
     /// by clients, who must not be able to make lookups collide.
     named: HashMap<GameName, Record>,
     settings: Settings,
+    /// Every change of every game takes its version from it.
+    clock: VersionClock,
 }
 
 /// The options, which are the process's, not a game's.
@@ -108,6 +111,7 @@ impl Default for Session {
                 threads: 0,
                 max_games: DEFAULT_MAX_GAMES,
             },
+            clock: VersionClock::new(),
         }
     }
 }
@@ -260,7 +264,13 @@ impl Session {
                                 Command::UciNewGame | Command::Position { .. }
                             ) =>
                     {
-                        return open_game(entry, open, &mut self.settings, command);
+                        return open_game(
+                            entry,
+                            open,
+                            &mut self.settings,
+                            &mut self.clock,
+                            command,
+                        );
                     }
                     Entry::Vacant(_) => return error(ProtocolError::UnknownGame(name)),
                 }
@@ -292,7 +302,7 @@ impl Session {
             }
             Command::Games => self.games(),
             Command::Close => self.close(prefixed.game),
-            command => match record.run(&mut self.settings, command) {
+            command => match record.run(&mut self.settings, &mut self.clock, command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
                 Err(error) => Reply::Error(error),
@@ -334,6 +344,7 @@ fn open_game(
     entry: VacantEntry<'_, GameName, Record>,
     open: usize,
     settings: &mut Settings,
+    clock: &mut VersionClock,
     command: Command<'_>,
 ) -> Step {
     let max_games = settings.max_games;
@@ -342,7 +353,7 @@ fn open_game(
     }
     // Built aside: a refused position opens nothing.
     let mut record = Record::default();
-    match record.run(settings, command) {
+    match record.run(settings, clock, command) {
         Ok(_) => {
             entry.insert(record);
             Step::Reply(Reply::Silent)
@@ -414,20 +425,21 @@ impl Record {
         }
     }
 
-    /// Starts the record afresh with a new game: version 0, no offers, no tags.
-    fn replace(&mut self, game: Game, tags: Option<Tags>) {
+    /// Starts the record afresh with a new game: no offers, no tags, and a version the
+    /// clock has never handed out (so none a client can have seen for this name).
+    fn replace(&mut self, clock: &mut VersionClock, game: Game, tags: Option<Tags>) {
         self.game = game;
         self.tags = tags.map(Box::new);
-        self.version = 0;
         self.offer = None;
         self.takeback = None;
+        self.version = clock.next();
     }
 
     /// A result the players or the clock decided: the offers go, and it is one change.
-    fn decided(&mut self) -> Answer {
+    fn decided(&mut self, clock: &mut VersionClock) -> Answer {
         self.offer = None;
         self.takeback = None;
-        self.version += 1;
+        self.version = clock.next();
         Answer::Status(self.standing())
     }
 
@@ -450,7 +462,7 @@ impl Record {
 
     /// Plays a legal move: an offer made to the mover is withdrawn by it, and one that
     /// the move ends the game under goes too.
-    fn play(&mut self, pos: &Position, m: Move) -> Answer {
+    fn play(&mut self, clock: &mut VersionClock, pos: &Position, m: Move) -> Answer {
         // Played first: the game works out the position after the move anyway.
         self.game.play(m);
         let over = self.game.status().is_over();
@@ -459,7 +471,7 @@ impl Record {
             let offer = self.offer_mut(kind);
             *offer = offer.filter(|offer| offer.survives_move(mover, over));
         }
-        self.version += 1;
+        self.version = clock.next();
         let detail = self.detail(pos, m, self.game.position(), true);
         Answer::Played(Box::new(detail), self.standing())
     }
@@ -470,11 +482,13 @@ impl Record {
     fn run(
         &mut self,
         settings: &mut Settings,
+        clock: &mut VersionClock,
         command: Command<'_>,
     ) -> Result<Option<Answer>, ProtocolError> {
         match command {
             Command::UciNewGame => {
-                self.replace(Game::new(Position::startpos(), settings.mode()), None);
+                let game = Game::new(Position::startpos(), settings.mode());
+                self.replace(clock, game, None);
             }
             Command::SetOption { name, value } => match parse_option(&name, value.as_deref())? {
                 OptionValue::Chess960(on) => settings.chess960 = on,
@@ -488,7 +502,7 @@ impl Record {
             } => {
                 let mut loaded = load_pgn(settings, &path, game)?;
                 loaded.read_termination();
-                self.replace(loaded.game, Some(loaded.tags));
+                self.replace(clock, loaded.game, Some(loaded.tags));
             }
             Command::Position {
                 start,
@@ -497,7 +511,7 @@ impl Record {
             } => {
                 let mode = CastlingMode::from_chess960(chess960 || settings.chess960);
                 let game = replay(settings, mode, start, moves)?;
-                self.replace(game, None);
+                self.replace(clock, game, None);
             }
             Command::Tag { name, value } => {
                 let done = match value {
@@ -505,7 +519,7 @@ impl Record {
                     None => self.tags_mut().remove(name),
                 };
                 done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
-                self.version += 1;
+                self.version = clock.next();
             }
             Command::PgnSave(path) => {
                 std::fs::write(path, self.pgn()).map_err(|e| ProtocolError::UnwritableFile {
@@ -513,7 +527,7 @@ impl Record {
                     reason: e.to_string(),
                 })?;
             }
-            command => return self.act(settings, command),
+            command => return self.act(settings, clock, command),
         }
         Ok(None)
     }
@@ -522,6 +536,7 @@ impl Record {
     fn act(
         &mut self,
         settings: &Settings,
+        clock: &mut VersionClock,
         command: Command<'_>,
     ) -> Result<Option<Answer>, ProtocolError> {
         let pos = *self.game.position();
@@ -532,7 +547,7 @@ impl Record {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                self.play(&pos, m)
+                self.play(clock, &pos, m)
             }
             Command::MoveAs(text, seat) => {
                 // A game over says so whoever asks.
@@ -543,7 +558,7 @@ impl Record {
                     .game
                     .parse_move(text)
                     .map_err(|e| ProtocolError::from_move(e, at(text, None), mode))?;
-                self.play(&pos, m)
+                self.play(clock, &pos, m)
             }
             Command::Undo => {
                 if self.game.is_final() {
@@ -551,29 +566,29 @@ impl Record {
                 }
                 let m = self.game.undo().ok_or(ProtocolError::NothingToUndo)?;
                 self.offers_after_undo();
-                self.version += 1;
+                self.version = clock.next();
                 Answer::Undone(self.uci(m))
             }
             Command::Resign(color) => {
                 self.refuse_if_over()?;
                 self.game.resign(color.unwrap_or(pos.turn()));
-                self.decided()
+                self.decided(clock)
             }
             Command::Draw => {
                 self.refuse_if_over()?;
                 self.game.agree_draw();
-                self.decided()
+                self.decided(clock)
             }
             Command::Offer(step, side) => {
                 self.refuse_if_over()?;
                 match step {
-                    OfferStep::Offer => self.offer_step(OfferKind::Draw, side)?,
+                    OfferStep::Offer => self.offer_step(clock, OfferKind::Draw, side)?,
                     OfferStep::Accept => {
                         self.pending(OfferKind::Draw, side)?;
                         self.game.agree_draw();
-                        self.decided()
+                        self.decided(clock)
                     }
-                    OfferStep::Decline => self.decline(OfferKind::Draw, side)?,
+                    OfferStep::Decline => self.decline(clock, OfferKind::Draw, side)?,
                 }
             }
             Command::Takeback(step, side) => {
@@ -583,29 +598,29 @@ impl Record {
                         let plies = self.game.moves().len();
                         takeback_plies(side, pos.turn(), plies)
                             .ok_or(ProtocolError::NoMoveToTakeBack(side))?;
-                        self.offer_step(OfferKind::Takeback, side)?
+                        self.offer_step(clock, OfferKind::Takeback, side)?
                     }
                     OfferStep::Accept => {
                         let by = self.pending(OfferKind::Takeback, side)?;
-                        self.take_back(by, pos.turn())?
+                        self.take_back(clock, by, pos.turn())?
                     }
-                    OfferStep::Decline => self.decline(OfferKind::Takeback, side)?,
+                    OfferStep::Decline => self.decline(clock, OfferKind::Takeback, side)?,
                 }
             }
             Command::Timeout(side) => {
                 self.refuse_if_over()?;
                 self.game.flag_fell(side);
-                self.decided()
+                self.decided(clock)
             }
             Command::Abort => {
                 self.refuse_if_over()?;
                 self.game.abort();
-                self.decided()
+                self.decided(clock)
             }
             Command::Claim => {
                 self.refuse_if_over()?;
                 self.game.claim().ok_or(ProtocolError::NoClaim)?;
-                self.decided()
+                self.decided(clock)
             }
             command => return self.ask(settings, command),
         };
@@ -764,14 +779,19 @@ impl Record {
     }
 
     /// `side` makes an offer of `kind`: refused while one of that kind is pending.
-    fn offer_step(&mut self, kind: OfferKind, side: Color) -> Result<Answer, ProtocolError> {
+    fn offer_step(
+        &mut self,
+        clock: &mut VersionClock,
+        kind: OfferKind,
+        side: Color,
+    ) -> Result<Answer, ProtocolError> {
         let ply = self.game.moves().len();
         let offer = self.offer_mut(kind);
         if let Some(pending) = offer {
             return Err(ProtocolError::OfferPending(kind, pending.by));
         }
         *offer = Some(Offer { by: side, ply });
-        self.version += 1;
+        self.version = clock.next();
         Ok(self.standing_answer())
     }
 
@@ -789,16 +809,26 @@ impl Record {
     }
 
     /// `side` declines the other side's pending offer of `kind`.
-    fn decline(&mut self, kind: OfferKind, side: Color) -> Result<Answer, ProtocolError> {
+    fn decline(
+        &mut self,
+        clock: &mut VersionClock,
+        kind: OfferKind,
+        side: Color,
+    ) -> Result<Answer, ProtocolError> {
         self.pending(kind, side)?;
         *self.offer_mut(kind) = None;
-        self.version += 1;
+        self.version = clock.next();
         Ok(self.standing_answer())
     }
 
     /// An accepted takeback by `by` with `turn` to move: the proposer's last move, and
     /// the reply to it when there is one, taken back as one change.
-    fn take_back(&mut self, by: Color, turn: Color) -> Result<Answer, ProtocolError> {
+    fn take_back(
+        &mut self,
+        clock: &mut VersionClock,
+        by: Color,
+        turn: Color,
+    ) -> Result<Answer, ProtocolError> {
         let count = takeback_plies(by, turn, self.game.moves().len())
             .ok_or(ProtocolError::NoMoveToTakeBack(by))?;
         let mut undone = Vec::with_capacity(count);
@@ -809,7 +839,7 @@ impl Record {
         }
         self.takeback = None;
         self.offers_after_undo();
-        self.version += 1;
+        self.version = clock.next();
         Ok(Answer::TakenBack(undone))
     }
 

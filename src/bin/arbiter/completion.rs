@@ -544,12 +544,13 @@ mod tests {
     #[test]
     fn if_offers_the_version_of_the_game_named() {
         let played = snapshot_after(&["game g1 position startpos", "game g1 move e4", "move d4"]);
-        assert_eq!(words("game g1 if ", &played), ["1"]);
-        assert_eq!(words("if ", &played), ["1"]);
+        // One counter for the process: g1 opened (1), g1's move (2), the default's (3).
+        assert_eq!(words("game g1 if ", &played), ["2"]);
+        assert_eq!(words("if ", &played), ["3"]);
         assert!(words("if 2", &played).is_empty());
         assert!(words("game g2 if ", &played).is_empty());
-        assert_eq!(words("game g1 if 1 move e", &played), ["e5", "e6"]);
-        assert_eq!(words("if 1 un", &played), ["undo"]);
+        assert_eq!(words("game g1 if 2 move e", &played), ["e5", "e6"]);
+        assert_eq!(words("if 3 un", &played), ["undo"]);
     }
 
     #[test]
