@@ -251,6 +251,9 @@ fn snapshot(session: &Session) -> State {
 ///   option) equals the state before it;
 /// - queries change nothing; `legal <text>` never answers an error;
 /// - no answer line ends in a blank;
+/// - through a `Runner`, line by line: a line with a readable `@<id>` is answered
+///   exactly once with its id (`ok` for a command silent on success), and one without
+///   answers nothing exactly when the command is silent;
 /// - with the prefixes `game <name>` and `if <version>` (which change none of the
 ///   above): a command on a named game that is not open, other than `position` and
 ///   `ucinewgame`, answers `unknown-game`; `if` with another version than the game's
@@ -271,6 +274,9 @@ pub fn session(data: &[u8]) {
     }
 
     let mut session = Session::new();
+    // The same lines one by one through a runner, whose answers carry the ids.
+    let answers = Answers::default();
+    let mut by_line = Runner::new(Session::new(), answers.clone(), false);
     // The highest version any game has had so far.
     let mut highest = 0;
     for raw in lines {
@@ -291,6 +297,7 @@ pub fn session(data: &[u8]) {
         let before = snapshot(&session);
         let reply = session.execute(line);
         let text = render(&reply);
+        check_request_answered(&mut by_line, &answers, line, &reply);
         let highest_before = highest;
         let after = snapshot(&session);
         for version in std::iter::once(&after.default)
@@ -393,6 +400,74 @@ pub fn session(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// The answers of a runner, read between its lines.
+#[derive(Clone, Default)]
+struct Answers(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Answers {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl std::io::Write for Answers {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs a line through the runner and checks its answer against the session's reply to
+/// it: a line with a readable id gets exactly one answer carrying the id (`ok` for a
+/// command silent on success); a line without one answers nothing exactly when the
+/// command is silent.
+fn check_request_answered(
+    runner: &mut Runner<Answers>,
+    answers: &Answers,
+    line: &str,
+    reply: &Reply,
+) {
+    if let Err(e) = runner.run_line(line) {
+        panic!("run_line into a Vec failed: {e}");
+    }
+    let out = answers.take();
+    let Ok(out) = String::from_utf8(out) else {
+        panic!("{line:?}: an answer is not UTF-8");
+    };
+    let id = Request::split(line)
+        .id
+        .filter(|id| !id.chars().any(char::is_control));
+    match id {
+        Some(_) if out.starts_with('{') => {
+            assert_eq!(out.matches('\n').count(), 1, "{line:?}: {out:?}");
+            assert!(out.contains("\"id\":"), "{line:?}: {out:?}");
+        }
+        Some(id) => {
+            assert!(!out.is_empty(), "{line:?} with an id answered nothing");
+            for answer in out.lines() {
+                assert!(
+                    answer == format!("@{id}") || answer.starts_with(&format!("@{id} ")),
+                    "{line:?}: {out:?}"
+                );
+            }
+        }
+        // A control character in the id: the line is refused, named by no id.
+        None if line.chars().any(|c| c.is_control() && c != '\t') => {}
+        None => assert_eq!(
+            out.is_empty(),
+            matches!(reply, Reply::Silent | Reply::Quit),
+            "{line:?}: {out:?}"
+        ),
     }
 }
 

@@ -348,3 +348,23 @@ fn answers_queued_before_a_second_perft_are_not_held_back_by_it() {
     client.until("Nodes searched:");
     assert_eq!(client.finish(), Some(0));
 }
+
+/// A request with an id is answered exactly once, a perft running or not: `stop` with
+/// an id answers `ok` at once, ahead of the stopped perft, and the silent commands
+/// queued behind the perft answer `ok` after it, in order, `quit` last.
+#[test]
+fn silent_commands_with_an_id_answer_ok_in_their_turn_during_a_perft() {
+    let mut client = Client::start(&[]);
+    client.send(&format!("@p {DEEP}"));
+    client.send("@t tag White Anna");
+    client.send("@s stop");
+    assert_eq!(client.next(), "@s ok");
+    let answer = client.until("@p Nodes searched:");
+    assert!(answer.last().is_some_and(|l| l.ends_with(" stopped")));
+    assert_eq!(client.next(), "@t ok");
+    client.send("@n ucinewgame");
+    client.send("@q quit");
+    assert_eq!(client.next(), "@n ok");
+    assert_eq!(client.next(), "@q ok");
+    assert_eq!(client.finish(), Some(0));
+}

@@ -9,7 +9,9 @@
 //!   (`fen`, `d`, `history`, `status`, the base position, the Chess960 option and the
 //!   repetition count) equals the state before it;
 //! - queries change nothing; `legal <text>` never answers an error;
-//! - no answer line ends in a blank.
+//! - no answer line ends in a blank;
+//! - a line with a request id is answered exactly once (`ok` for a silent command);
+//! - versions never come back (see `checks::session` for the whole list).
 #![no_main]
 
 #[path = "../checks.rs"]

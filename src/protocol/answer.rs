@@ -93,6 +93,9 @@ pub enum Answer {
     Help,
     /// `help <command>`.
     HelpOn(&'static Topic),
+    /// A command that is silent on success, done for a request with an id: every
+    /// request is answered.
+    Ok,
 }
 
 /// Where a game stands, with the offers pending in it, if any (by the side that made

@@ -47,7 +47,7 @@ readyok
     Topic {
         keyword: "ucinewgame",
         syntax: "ucinewgame",
-        summary: "starts a new game from the standard start position; answers nothing",
+        summary: "starts a new game from the standard start position; answers nothing (ok when the line has a request id)",
         example: "\
 > position startpos moves e4
 > ucinewgame
@@ -61,7 +61,7 @@ history
                  setoption name Threads value <n>\n\
                  setoption name JSON value true|false\n\
                  setoption name MaxGames value <n>",
-        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), JSON Lines answers, or the most named games open at once; answers nothing",
+        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), JSON Lines answers, or the most named games open at once; answers nothing (ok when the line has a request id)",
         example: "\
 > setoption name UCI_Chess960 value true
 > position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1
@@ -72,7 +72,7 @@ moves e1d1 e1d2 e1e2 e1f1 e1f2 e1h1
     Topic {
         keyword: "position",
         syntax: "position startpos|fen <FEN> [chess960] [moves <move>...]|pgn <file> [<n>]",
-        summary: "replaces the game: a start and its moves (UCI or SAN), or game n of a PGN file; chess960 makes this game Chess960 whatever the option; answers nothing",
+        summary: "replaces the game: a start and its moves (UCI or SAN), or game n of a PGN file; chess960 makes this game Chess960 whatever the option; answers nothing (ok when the line has a request id)",
         example: "\
 > position startpos moves e4 e5 Nf3
 > fen
@@ -307,7 +307,7 @@ san Nf3
     Topic {
         keyword: "tag",
         syntax: "tag <name> [<value>]",
-        summary: "sets a PGN tag to the rest of the line (no control character, not even a tab), or removes it; answers nothing",
+        summary: "sets a PGN tag to the rest of the line (no control character, not even a tab), or removes it; answers nothing (ok when the line has a request id)",
         example: "\
 > tag Round 3
 > tag Result 1-0
@@ -318,7 +318,7 @@ error bad-argument the Result tag is derived from the game and cannot be set
         keyword: "pgn",
         syntax: "pgn\n\
                  pgn save <path>",
-        summary: "writes the game in PGN export format, then end; pgn save writes it to a file (the rest of the line is the path), answering nothing",
+        summary: "writes the game in PGN export format, then end; pgn save writes it to a file (the rest of the line is the path), answering nothing (ok when the line has a request id)",
         example: "\
 > position startpos moves e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7
 > tag White Paul Morphy
@@ -362,7 +362,7 @@ games g10 g2
     Topic {
         keyword: "close",
         syntax: "close",
-        summary: "game <name> close closes a named game and frees it; answers nothing",
+        summary: "game <name> close closes a named game and frees it; answers nothing (ok when the line has a request id)",
         example: "\
 > game g1 position startpos
 > game g1 close
@@ -387,7 +387,7 @@ end
     Topic {
         keyword: "stop",
         syntax: "stop",
-        summary: "ends a running go perft or perft, which then answers what it counted so far marked stopped, and drops the perfts queued behind it (they answer stopped, nothing counted); answers nothing",
+        summary: "ends a running go perft or perft, which then answers what it counted so far marked stopped, and drops the perfts queued behind it (they answer stopped, nothing counted); answers nothing (ok when the line has a request id)",
         example: "\
 > stop
 ",
@@ -395,7 +395,7 @@ end
     Topic {
         keyword: "quit",
         syntax: "quit",
-        summary: "no more commands: every earlier command is answered (a perft in full, unless stop came first), then the process ends; answers nothing",
+        summary: "no more commands: every earlier command is answered (a perft in full, unless stop came first), then the process ends; answers nothing (ok when the line has a request id)",
         example: "\
 > quit
 ",

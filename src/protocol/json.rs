@@ -272,6 +272,8 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         Answer::Pgn(text) => map.serialize_entry("pgn", text),
         Answer::Version(version) => map.serialize_entry("version", version),
         Answer::Games(names) => map.serialize_entry("games", &TextList(names)),
+        // The header says it all: `"answer":"ok"`, the id, the game and its version.
+        Answer::Ok => Ok(()),
         Answer::Help => map.serialize_entry("commands", HELP),
         Answer::HelpOn(topic) => {
             map.serialize_entry("command", topic.keyword)?;

@@ -315,6 +315,10 @@ impl<W: Write> Core<W> {
                 answered => answered,
             }
         };
+        // A request with an id is answered, always: a command silent on success (and
+        // `quit`) answers `ok`, named so in JSON.
+        let acknowledged =
+            request.id.is_some() && matches!(step, Step::Reply(Reply::Silent | Reply::Quit));
         // The answer is named by the command's word, after any prefixes.
         let command = Request {
             id: request.id,
@@ -325,7 +329,10 @@ impl<W: Write> Core<W> {
             step,
             Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)))
         );
-        let keyword = || command.keyword().filter(|_| !refused);
+        let keyword = || match acknowledged {
+            true => Some("ok"),
+            false => command.keyword().filter(|_| !refused),
+        };
         let header = Header {
             id: request.id.filter(|id| !has_control(id)),
             // Only JSON answers name the command: a text answer does not pay for
@@ -339,7 +346,11 @@ impl<W: Write> Core<W> {
         };
         match step {
             Step::Reply(reply) => {
-                self.emit(&header, &reply)?;
+                if acknowledged {
+                    self.emit(&header, &Reply::Answer(Answer::Ok))?;
+                } else {
+                    self.emit(&header, &reply)?;
+                }
                 Ok(if reply == Reply::Quit {
                     Handled::Quit
                 } else {

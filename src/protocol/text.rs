@@ -339,6 +339,7 @@ impl Answer {
             }
             Answer::Version(version) => writeln!(out, "version {version}"),
             Answer::Games(names) => write_list(out, "games", names),
+            Answer::Ok => out.write_all(b"ok\n"),
             Answer::Help => {
                 for line in HELP {
                     writeln!(out, "{line}")?;
