@@ -32,6 +32,7 @@ impl VersionClock {
     }
 
     /// The version of a change: a value never handed out before.
+    #[allow(clippy::should_implement_trait)] // one clock, not a sequence to iterate
     pub fn next(&mut self) -> Version {
         let version = self.next;
         // A change a microsecond would take 285 years to reach the end.
