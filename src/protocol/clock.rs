@@ -50,11 +50,6 @@ impl VersionClock {
         self.next = self.next.max(version + 1);
         true
     }
-
-    /// The value the next change will take (every version handed out is below it).
-    pub fn peek(&self) -> Version {
-        self.next
-    }
 }
 
 #[cfg(test)]
@@ -77,7 +72,7 @@ mod tests {
         assert!(clock.adopt(7));
         assert_eq!(clock.next(), 43);
         assert!(clock.adopt(MAX_VERSION));
-        assert_eq!(clock.peek(), MAX_VERSION + 1);
+        assert_eq!(clock.next(), MAX_VERSION + 1);
         let mut clock = VersionClock::new();
         assert!(!clock.adopt(MAX_VERSION + 1));
         assert_eq!(clock.next(), 1);
