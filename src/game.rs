@@ -434,10 +434,7 @@ impl Game {
             None => {}
         }
         Status {
-            claims: Claims {
-                threefold: self.repeated >= 3,
-                fifty_move: pos.halfmoves() >= FIFTY_MOVES,
-            },
+            claims: self.claims_on_board(),
             ..Status::of(if check { State::Check } else { State::Active })
         }
     }
@@ -469,6 +466,15 @@ impl Game {
             self.decision.is_some() || self.drawn_at.is_some() || self.automatic_draw().is_some()
         } else {
             self.status.is_over()
+        }
+    }
+
+    /// The draws the current position allows a claim of, whether or not the game has
+    /// a result (the status lists them only while it has none).
+    pub fn claims_on_board(&self) -> Claims {
+        Claims {
+            threefold: self.repeated >= 3,
+            fifty_move: self.position.halfmoves() >= FIFTY_MOVES,
         }
     }
 

@@ -122,6 +122,7 @@ impl Worker {
             record: config.target == Target::Pgn,
             skip_tags: config.target != Target::Pgn,
             lean: true,
+            comments: false,
         };
         Worker {
             config,

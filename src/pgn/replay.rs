@@ -11,7 +11,10 @@ use crate::position::Position;
 
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, first_control, Tags};
-use super::writer::{outcome_of, termination_of, Movetext, TERMINATION};
+use super::writer::{
+    outcome_of, termination_of, Comment, Movetext, CLAIMED_FIFTY_MOVE, CLAIMED_THREEFOLD,
+    TERMINATION,
+};
 use crate::excerpt::Excerpt;
 use crate::refusal::{MoveRef, Refusal};
 
@@ -166,6 +169,9 @@ pub struct Options {
     /// Replay with a lean `Game` (no list of legal moves kept): for databases, whose
     /// games are only checked or converted.
     pub lean: bool,
+    /// Keep the comments of the main line, each with the ply it follows (`position
+    /// pgn`, whose game writes them back).
+    pub comments: bool,
 }
 
 /// A game as a PGN file gives it.
@@ -176,13 +182,17 @@ pub struct Loaded {
     pub game: Game,
     /// The movetext in export format, when recording.
     pub movetext: String,
+    /// The comments of the main line in the order read, when keeping them.
+    pub comments: Vec<Comment>,
 }
 
 impl Loaded {
     /// Reads the game's `Termination` tag into its result: `time forfeit` turns a
     /// decisive result the board does not make into a loss on time and a draw by
     /// agreement into a flag fall against a side that cannot mate, `abandoned` on a
-    /// game without a result aborts it. The tag is then dropped when it says what
+    /// game without a result aborts it, and `threefold repetition` or `fifty-move rule`
+    /// on a draw makes the agreement that claim when the final position allows it. The
+    /// tag is then dropped when it says what
     /// arbiter writes for the game anyway, so that it is not held twice; any other
     /// value stays, the record's own word.
     pub fn read_termination(&mut self) {
@@ -199,6 +209,17 @@ impl Loaded {
                     .decide(Decision::Drawn(DrawReason::TimeoutVsInsufficientMaterial));
             }
             ("abandoned", None) if !self.game.status().is_over() => self.game.abort(),
+            // A claim reads back as the claim when the final position allows it.
+            (CLAIMED_THREEFOLD, Some(Decision::Drawn(DrawReason::Agreement)))
+                if self.game.claims_on_board().threefold =>
+            {
+                self.game.decide(Decision::Drawn(DrawReason::Threefold));
+            }
+            (CLAIMED_FIFTY_MOVE, Some(Decision::Drawn(DrawReason::Agreement)))
+                if self.game.claims_on_board().fifty_move =>
+            {
+                self.game.decide(Decision::Drawn(DrawReason::FiftyMove));
+            }
             _ => {}
         }
         if termination_of(&self.game.status()) == Some(value.as_str()) {
@@ -232,6 +253,8 @@ pub struct Replayer {
     error: Option<GameError>,
     movetext: String,
     layout: Movetext,
+    /// The main line's comments, when keeping them.
+    comments: Vec<Comment>,
     /// The names of the game's tags so far, each followed by a 0 byte: a name given
     /// twice is an error.
     tag_names: Vec<u8>,
@@ -323,6 +346,7 @@ impl Replayer {
             error: None,
             movetext: String::new(),
             layout: Movetext::new(),
+            comments: Vec::new(),
             tag_names: Vec::new(),
             tagged: false,
             tag_bits: 0,
@@ -399,6 +423,7 @@ impl Replayer {
             tags: std::mem::take(&mut self.tags),
             game: self.game.clone(),
             movetext: std::mem::take(&mut self.movetext),
+            comments: std::mem::take(&mut self.comments),
         })
     }
 
@@ -443,6 +468,7 @@ impl Replayer {
             // did, the only thing that can come before a tag.
             self.movetext.clear();
             self.layout = Movetext::new();
+            self.comments.clear();
             self.error = None;
         }
         let common = common_tag_bit(name);
@@ -572,6 +598,25 @@ impl Replayer {
     }
 }
 
+impl Replayer {
+    /// Keeps a comment of the main line (when asked to), trimmed, with the ply it
+    /// follows; a variation's comments are not kept, as the variations are not.
+    fn keep_comment(&mut self, text: &[u8]) {
+        if self.options.comments && self.error.is_none() && self.frames.is_empty() {
+            let ply = if self.started {
+                self.game.moves().len()
+            } else {
+                0
+            };
+            let text = decode(text);
+            self.comments.push(Comment {
+                ply,
+                text: text.trim().to_string(),
+            });
+        }
+    }
+}
+
 /// The status of a position with no legal moves, for a variation's error.
 fn ended(pos: &Position) -> Status {
     Game::new(*pos, CastlingMode::Standard).status()
@@ -619,6 +664,7 @@ impl Visitor for Replayer {
         self.error = None;
         self.movetext.clear();
         self.layout = Movetext::new();
+        self.comments.clear();
         self.tag_names.clear();
         self.tagged = false;
         self.tag_bits = 0;
@@ -697,6 +743,7 @@ impl Visitor for Replayer {
     fn plain_comment(&mut self, text: &[u8]) {
         // A comment before the first move is kept too, and written before it (but see
         // `tag` for one before the tags).
+        self.keep_comment(text);
         if self.options.record && self.error.is_none() {
             self.layout.comment(&mut self.movetext, &decode(text));
         }
@@ -706,6 +753,7 @@ impl Visitor for Replayer {
         if let Some(c) = first_control(text, &['\t']) {
             self.fail(GameError::Syntax(SyntaxError::ControlInComment(c)));
         }
+        self.keep_comment(text);
         if self.options.record && self.error.is_none() {
             let text = decode(text);
             // A `}` would end a `{ }` comment early: such a comment stays a `;` one.

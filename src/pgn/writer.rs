@@ -28,8 +28,10 @@ pub fn outcome_of(status: &Status) -> Outcome {
 
 /// The `Termination` tag's value for a game with a result, as the PGN standard
 /// names them: `time forfeit` for a flag fall (lost, or drawn against a side that
-/// cannot mate), `abandoned` for an abort, `normal` for every other ending. `None`
-/// while the game goes on.
+/// cannot mate), `abandoned` for an abort, `threefold repetition` and `fifty-move rule`
+/// for a claimed draw (the standard's list is open; these name the rule, so that a
+/// claim reads back as the claim, not as an agreement), `normal` for every other
+/// ending. `None` while the game goes on.
 pub fn termination_of(status: &Status) -> Option<&'static str> {
     match (status.state, status.reason) {
         (State::Active | State::Check, _) => None,
@@ -37,9 +39,16 @@ pub fn termination_of(status: &Status) -> Option<&'static str> {
             Some("time forfeit")
         }
         (State::Aborted, _) => Some("abandoned"),
+        (_, Some(DrawReason::Threefold)) => Some(CLAIMED_THREEFOLD),
+        (_, Some(DrawReason::FiftyMove)) => Some(CLAIMED_FIFTY_MOVE),
         _ => Some("normal"),
     }
 }
+
+/// The `Termination` of a claimed threefold repetition.
+pub const CLAIMED_THREEFOLD: &str = "threefold repetition";
+/// The `Termination` of a claimed draw by the fifty-move rule.
+pub const CLAIMED_FIFTY_MOVE: &str = "fifty-move rule";
 
 /// Writes one `[Name "value"]` line.
 pub fn write_tag(out: &mut String, name: &str, value: &str) {
@@ -88,9 +97,24 @@ pub fn write_tags(
 /// The tag that says how a game ended.
 pub const TERMINATION: &str = "Termination";
 
+/// A comment of a game's main line, and the ply it follows: 0 before the first move,
+/// `n` after the `n`th.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    pub ply: usize,
+    pub text: String,
+}
+
 /// A game in export format: tags (with `Termination` once the game has a result),
 /// movetext, result.
 pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
+    write_commented_game(out, tags, game, &[]);
+}
+
+/// `write_game` with the comments of the main line, each after the ply it follows (in
+/// the order given among those of one ply): `{ }`, or a `;` comment for one holding a
+/// `}`. Comments past the last ply are not written.
+pub fn write_commented_game(out: &mut String, tags: &Tags, game: &Game, comments: &[Comment]) {
     let status = game.status();
     let result = outcome_of(&status);
     let chess960 = game.mode().is_chess960();
@@ -104,9 +128,24 @@ pub fn write_game(out: &mut String, tags: &Tags, game: &Game) {
     );
     let mut text = Movetext::new();
     let mut pos = *game.base();
-    for m in game.moves() {
+    let mut comments = comments.iter().peekable();
+    let mut write_comments = |text: &mut Movetext, out: &mut String, ply: usize| {
+        while let Some(comment) = comments.next_if(|c| c.ply <= ply) {
+            if comment.ply < ply {
+                continue; // out of order: the caller keeps them sorted
+            }
+            if comment.text.contains('}') {
+                text.line_comment(out, &comment.text);
+            } else {
+                text.comment(out, &comment.text);
+            }
+        }
+    };
+    write_comments(&mut text, out, 0);
+    for (index, m) in game.moves().enumerate() {
         text.play(out, &pos, &pos.san(m));
         pos.play_unchecked(m);
+        write_comments(&mut text, out, index + 1);
     }
     text.result(out, result);
 }

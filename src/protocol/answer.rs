@@ -12,6 +12,7 @@ use crate::uci::UciMove;
 use super::error::ProtocolError;
 use super::help::Topic;
 use super::name::{GameName, NameRef, Version};
+use super::snapshot::Snapshot;
 
 /// The author line of `uci`.
 pub const AUTHOR: &str = "the chess-arbiter authors";
@@ -88,6 +89,8 @@ pub enum Answer {
     /// `pgn`: the game in export format, ending with its newline.
     Pgn(String),
     Version(Version),
+    /// `state`: the game whole.
+    State(Box<Snapshot>),
     /// `games`: the open named games, sorted.
     Games(Vec<GameName>),
     Help,
@@ -186,6 +189,8 @@ pub const HELP: &[&str] = &[
     "pgn: the game in PGN export format, then end",
     "pgn save <path>: write the game in PGN export format to a file",
     "version: the game's version, a value never given out before at every change",
+    "state: the game whole as one JSON object: moves, position, status, offers, result, tags, comments",
+    "restore <JSON object>: replace the game with one that state described",
     "games: the open named games",
     "close: close the game named by game <name> close",
     "help [<command>]: this list, or one command with an example",

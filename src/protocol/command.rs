@@ -89,6 +89,11 @@ pub enum Command<'a> {
     Pgn,
     /// `pgn save <path>`: the path is the rest of the line, blanks kept.
     PgnSave(&'a str),
+    /// The game whole, as one JSON object.
+    State,
+    /// `restore <JSON object>`: the game made again from what `state` wrote (the rest
+    /// of the line, read when executed).
+    Restore(&'a str),
     /// The game's version.
     Version,
     /// The open named games.
@@ -249,6 +254,15 @@ impl<'a> Command<'a> {
                     _ => no_args(keyword, args, Command::Pgn)?,
                 },
                 "version" => no_args(keyword, args, Command::Version)?,
+                "state" => no_args(keyword, args, Command::State)?,
+                "restore" => match args.first() {
+                    Some(first) => Command::Restore(tail_from(line, first)),
+                    None => {
+                        return Err(ProtocolError::BadArgument(
+                            "restore takes a JSON object, as state writes it".to_string(),
+                        ))
+                    }
+                },
                 "games" => no_args(keyword, args, Command::Games)?,
                 "close" => no_args(keyword, args, Command::Close)?,
                 "help" => match args {

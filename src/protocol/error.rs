@@ -12,6 +12,7 @@ use crate::refusal::{MoveRef, Refusal};
 
 use super::name::{GameName, NameError, Version};
 use super::offers::OfferKind;
+use super::snapshot::StateError;
 
 /// What is wrong with the bytes of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +85,10 @@ pub enum ProtocolError {
     NoMoveToTakeBack(Color),
     /// `close` without `game <name>`: the default game cannot be closed.
     CloseDefault,
+    /// `restore` of text that is not JSON (the parser's message).
+    BadJson(String),
+    /// `restore` of a JSON value that is no game's state, and why.
+    BadState(StateError),
 }
 
 impl ProtocolError {
@@ -113,6 +118,8 @@ impl ProtocolError {
             ProtocolError::OfferPending(..) => "offer-pending",
             ProtocolError::NoMoveToTakeBack(_) => "nothing-to-undo",
             ProtocolError::CloseDefault => "bad-argument",
+            ProtocolError::BadJson(_) => "bad-json",
+            ProtocolError::BadState(_) => "bad-state",
         }
     }
 
@@ -193,7 +200,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::UnknownGame(name) => write!(
                 f,
-                "no game named {name} is open (position or ucinewgame creates it)"
+                "no game named {name} is open (position, ucinewgame or restore creates it)"
             ),
             ProtocolError::StaleVersion { expected, current } => write!(
                 f,
@@ -217,6 +224,8 @@ impl fmt::Display for ProtocolError {
             ProtocolError::CloseDefault => {
                 f.write_str("close takes a game: game <name> close (the default game stays open)")
             }
+            ProtocolError::BadJson(why) => write!(f, "restore takes a JSON object: {why}"),
+            ProtocolError::BadState(why) => write!(f, "{why}"),
         }
     }
 }

@@ -349,6 +349,29 @@ version 2
 ",
     },
     Topic {
+        keyword: "state",
+        syntax: "state",
+        summary: "the game whole, as one JSON object on one line: version, start, chess960, moves, san, fen, turn, status, dests, tags, offers, result, decision, termination, comments (restore reads it back)",
+        example: "\
+> position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves Kf1
+> tag White Ann
+> state
+state {\"version\":2,\"start\":\"4k3/8/8/8/8/8/8/4K2R w K - 0 1\",\"chess960\":false,\"moves\":[\"e1f1\"],\"san\":[\"Kf1\"],\"fen\":\"4k3/8/8/8/8/8/8/5K1R b - - 1 1\",\"turn\":\"black\",\"status\":{\"state\":\"active\",\"claimable\":[]},\"dests\":{\"e8\":[\"d7\",\"d8\",\"e7\",\"f7\",\"f8\"]},\"tags\":[[\"White\",\"Ann\"]],\"offers\":{\"draw\":null,\"takeback\":null},\"result\":\"*\",\"decision\":null,\"termination\":null,\"comments\":[]}
+",
+    },
+    Topic {
+        keyword: "restore",
+        syntax: "restore <JSON object>",
+        summary: "replaces the game (or creates the named one) with the one a state object describes, at the version it gives: the derived fields are not read, the moves are checked as position checks them, and a bad object changes nothing; answers nothing (ok when the line has a request id)",
+        example: "\
+> restore {\"version\":41,\"start\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\",\"moves\":[\"e2e4\",\"e7e5\"],\"offers\":{\"draw\":{\"by\":\"white\",\"ply\":2},\"takeback\":null}}
+> status
+status active offer white
+> version
+version 41
+",
+    },
+    Topic {
         keyword: "games",
         syntax: "games",
         summary: "lists the open named games, sorted",

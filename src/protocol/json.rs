@@ -13,12 +13,16 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use crate::describe::CastleSide;
+use crate::game::Status;
+use crate::pgn::writer::Comment;
 use crate::position::Position;
 use crate::square::Square;
 
 use super::answer::{Answer, Header, MoveDetail, Reply, Standing, AUTHOR, HELP};
 use super::error::ProtocolError;
+use super::offers::{Offer, OfferKind};
 use super::options::{OptionKind, UciOption, OPTIONS};
+use super::snapshot::Snapshot;
 
 /// Writes a reply as one JSON line; nothing for a silent reply.
 pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::Result<()> {
@@ -36,8 +40,10 @@ pub fn write_reply(out: &mut impl Write, header: &Header, reply: &Reply) -> io::
     if let Some(game) = header.game {
         map.serialize_entry("game", game.as_str())?;
     }
-    // The answer to `uci` has its own version, the program's.
-    if let (Some(version), false) = (header.version, matches!(reply, Reply::Answer(Answer::Uci))) {
+    // `uci` has its own version, the program's; `state` its own first among its
+    // fields, where the header's would stand.
+    let own_version = matches!(reply, Reply::Answer(Answer::Uci | Answer::State(_)));
+    if let (Some(version), false) = (header.version, own_version) {
         map.serialize_entry("version", &version)?;
     }
     match reply {
@@ -133,6 +139,88 @@ impl Serialize for DestsObject<'_> {
                 .iter()
                 .map(|(from, targets)| (Text(from), TextList(targets))),
         )
+    }
+}
+
+/// The fields of `state`, in their order (see `snapshot`).
+fn snapshot_fields<M: SerializeMap>(map: &mut M, s: &Snapshot) -> Result<(), M::Error> {
+    map.serialize_entry("version", &s.version)?;
+    map.serialize_entry("start", &s.start)?;
+    map.serialize_entry("chess960", &s.chess960)?;
+    map.serialize_entry("moves", &s.moves)?;
+    map.serialize_entry("san", &s.san)?;
+    map.serialize_entry("fen", &s.fen)?;
+    map.serialize_entry("turn", &Text(s.turn))?;
+    map.serialize_entry("status", &StatusObject(&s.status))?;
+    map.serialize_entry("dests", &DestsObject(&s.dests))?;
+    map.serialize_entry("tags", &s.tags)?;
+    map.serialize_entry("offers", &OffersObject(&s.offers))?;
+    map.serialize_entry("result", s.result)?;
+    map.serialize_entry("decision", &s.decision)?;
+    map.serialize_entry("termination", &s.termination)?;
+    let comments: Vec<CommentObject> = s.comments.iter().map(CommentObject).collect();
+    map.serialize_entry("comments", &comments)
+}
+
+/// The JSON object of `state`, alone: what the text answer writes after `state `.
+pub fn write_snapshot(out: &mut impl Write, snapshot: &Snapshot) -> io::Result<()> {
+    let mut serializer = serde_json::Serializer::new(&mut *out);
+    let mut map = serializer.serialize_map(None)?;
+    snapshot_fields(&mut map, snapshot)?;
+    map.end()?;
+    Ok(())
+}
+
+/// A status as an object: `state`, then `winner` and `reason` when they apply, then
+/// `claimable`, as `status` answers them.
+struct StatusObject<'a>(&'a Status);
+
+impl Serialize for StatusObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        let standing = Standing {
+            status: *self.0,
+            offer: None,
+            takeback: None,
+        };
+        status_fields(&mut map, &standing)?;
+        map.end()
+    }
+}
+
+/// The pending offers: `draw` and `takeback`, each null or `{"by": side, "ply": n}`.
+struct OffersObject<'a>(&'a [Option<Offer>; 2]);
+
+impl Serialize for OffersObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        for (kind, offer) in [OfferKind::Draw, OfferKind::Takeback].iter().zip(self.0) {
+            map.serialize_entry(kind.name(), &offer.map(OfferObject))?;
+        }
+        map.end()
+    }
+}
+
+struct OfferObject(Offer);
+
+impl Serialize for OfferObject {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("by", self.0.by.name())?;
+        map.serialize_entry("ply", &self.0.ply)?;
+        map.end()
+    }
+}
+
+/// A comment of the main line: `{"ply": n, "text": ...}`.
+struct CommentObject<'a>(&'a Comment);
+
+impl Serialize for CommentObject<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("ply", &self.0.ply)?;
+        map.serialize_entry("text", &self.0.text)?;
+        map.end()
     }
 }
 
@@ -271,6 +359,7 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         Answer::San(san) => map.serialize_entry("san", san),
         Answer::Pgn(text) => map.serialize_entry("pgn", text),
         Answer::Version(version) => map.serialize_entry("version", version),
+        Answer::State(snapshot) => snapshot_fields(map, snapshot),
         Answer::Games(names) => map.serialize_entry("games", &TextList(names)),
         // The header says it all: `"answer":"ok"`, the id, the game and its version.
         Answer::Ok => Ok(()),

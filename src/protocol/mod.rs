@@ -8,7 +8,8 @@
 //! `name` games' names and versions, `clock` the one counter every version comes from,
 //! `error` the stable error codes, and `stream` reads lines from a byte stream, runs
 //! long work on a worker thread and writes answers with sensible flushing.
-//! `help` holds the help of each command, `offers` the draw and takeback offers.
+//! `help` holds the help of each command, `offers` the draw and takeback offers,
+//! `snapshot` the game whole as `state` writes it and `restore` reads it.
 
 pub mod answer;
 pub mod clock;
@@ -24,6 +25,7 @@ pub mod prefix;
 mod print;
 pub mod request;
 mod session;
+pub mod snapshot;
 mod stream;
 mod text;
 

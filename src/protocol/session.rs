@@ -7,9 +7,10 @@ use std::sync::LazyLock;
 
 use crate::color::Color;
 use crate::fen::FenError;
-use crate::game::Game;
+use crate::game::{Decision, DrawReason, Game};
 use crate::moves::{CastlingMode, Move};
 use crate::pgn::reader::Skip;
+use crate::pgn::writer::Comment;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
 use crate::refusal::MoveRef;
@@ -25,6 +26,7 @@ use super::offers::{takeback_plies, Offer, OfferKind, OfferStep};
 use super::options::{parse_option, OptionValue, DEFAULT_MAX_GAMES};
 use super::prefix::Prefixed;
 use super::request::Request;
+use super::snapshot::{check_against, decision_name, Decided, Saved, Snapshot, StateError};
 
 /// The games, the default one and the named ones, and the options that shape the next
 /// game and the answers.
@@ -63,6 +65,9 @@ struct Record {
     game: Game,
     /// The tags, once one is set or a PGN game brings them: most games have none.
     tags: Option<Box<Tags>>,
+    /// The comments of a game loaded from PGN (or restored), by the ply they follow, in
+    /// order: an undo drops those after the plies it takes back; other changes keep them.
+    comments: Vec<Comment>,
 }
 
 /// The tags of a game without any: the defaults of the roster.
@@ -261,7 +266,9 @@ impl Session {
                         if prefixed.expected.is_none()
                             && matches!(
                                 command,
-                                Command::UciNewGame | Command::Position { .. }
+                                Command::UciNewGame
+                                    | Command::Position { .. }
+                                    | Command::Restore(_)
                             ) =>
                     {
                         return open_game(
@@ -404,7 +411,7 @@ impl Record {
     /// The game in PGN export format.
     fn pgn(&self) -> String {
         let mut text = String::with_capacity(1024);
-        pgn::writer::write_game(&mut text, self.tags(), &self.game);
+        pgn::writer::write_commented_game(&mut text, self.tags(), &self.game, &self.comments);
         text
     }
 
@@ -427,9 +434,16 @@ impl Record {
 
     /// Starts the record afresh with a new game: no offers, no tags, and a version the
     /// clock has never handed out (so none a client can have seen for this name).
-    fn replace(&mut self, clock: &mut VersionClock, game: Game, tags: Option<Tags>) {
+    fn replace(
+        &mut self,
+        clock: &mut VersionClock,
+        game: Game,
+        tags: Option<Tags>,
+        comments: Vec<Comment>,
+    ) {
         self.game = game;
         self.tags = tags.map(Box::new);
+        self.comments = comments;
         self.offer = None;
         self.takeback = None;
         self.version = clock.next();
@@ -451,9 +465,11 @@ impl Record {
         }
     }
 
-    /// Keeps the offers that still stand with the game back at its current ply.
+    /// Keeps the offers that still stand with the game back at its current ply,
+    /// and the comments that still follow a ply of the game.
     fn offers_after_undo(&mut self) {
         let plies = self.game.moves().len();
+        self.comments.retain(|comment| comment.ply <= plies);
         for kind in [OfferKind::Draw, OfferKind::Takeback] {
             let offer = self.offer_mut(kind);
             *offer = offer.filter(|offer| offer.survives_undo(plies));
@@ -488,7 +504,7 @@ impl Record {
         match command {
             Command::UciNewGame => {
                 let game = Game::new(Position::startpos(), settings.mode());
-                self.replace(clock, game, None);
+                self.replace(clock, game, None, Vec::new());
             }
             Command::SetOption { name, value } => match parse_option(&name, value.as_deref())? {
                 OptionValue::Chess960(on) => settings.chess960 = on,
@@ -502,7 +518,7 @@ impl Record {
             } => {
                 let mut loaded = load_pgn(settings, &path, game)?;
                 loaded.read_termination();
-                self.replace(clock, loaded.game, Some(loaded.tags));
+                self.replace(clock, loaded.game, Some(loaded.tags), loaded.comments);
             }
             Command::Position {
                 start,
@@ -511,7 +527,7 @@ impl Record {
             } => {
                 let mode = CastlingMode::from_chess960(chess960 || settings.chess960);
                 let game = replay(settings, mode, start, moves)?;
-                self.replace(clock, game, None);
+                self.replace(clock, game, None, Vec::new());
             }
             Command::Tag { name, value } => {
                 let done = match value {
@@ -520,6 +536,16 @@ impl Record {
                 };
                 done.map_err(|e| ProtocolError::BadArgument(e.to_string()))?;
                 self.version = clock.next();
+            }
+            Command::Restore(text) => {
+                // Built aside: a bad object changes nothing, the version included.
+                let record = Record::restored(text)?;
+                if !clock.adopt(record.version) {
+                    return Err(ProtocolError::BadState(StateError::VersionTooHigh(
+                        record.version,
+                    )));
+                }
+                *self = record;
             }
             Command::PgnSave(path) => {
                 std::fs::write(path, self.pgn()).map_err(|e| ProtocolError::UnwritableFile {
@@ -698,6 +724,7 @@ impl Record {
                 Answer::San(pos.san(m))
             }
             Command::Version => Answer::Version(self.version),
+            Command::State => Answer::State(Box::new(self.snapshot())),
             Command::Help => Answer::Help,
             Command::HelpOn(topic) => Answer::HelpOn(topic),
             // Taken by `run` and `act` before.
@@ -706,6 +733,7 @@ impl Record {
             | Command::Position { .. }
             | Command::Tag { .. }
             | Command::PgnSave(_)
+            | Command::Restore(_)
             | Command::Move(_)
             | Command::MoveAs(..)
             | Command::Undo
@@ -722,6 +750,98 @@ impl Record {
             Command::Stop | Command::Quit => return Ok(None),
         };
         Ok(Some(answer))
+    }
+
+    /// The game whole, as `state` answers it.
+    fn snapshot(&self) -> Snapshot {
+        let game = &self.game;
+        let mode = game.mode();
+        let plies = game.moves().len();
+        let mut moves = Vec::with_capacity(plies);
+        let mut san = Vec::with_capacity(plies);
+        let mut pos = *game.base();
+        for m in game.moves() {
+            moves.push(m.to_uci(mode).to_string());
+            san.push(pos.san(m));
+            pos.play_unchecked(m);
+        }
+        let status = game.status();
+        let tags = self.tags();
+        let tag_list = tags
+            .roster()
+            .zip(NO_TAGS.roster())
+            .filter(|(tag, unknown)| tag.1 != unknown.1)
+            .map(|(tag, _)| tag)
+            .chain(tags.others())
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect();
+        // As `pgn` writes it: the game's own tag, else the one its ending gives.
+        let termination = tags
+            .get(pgn::writer::TERMINATION)
+            .or_else(|| pgn::writer::termination_of(&status))
+            .map(str::to_string);
+        Snapshot {
+            version: self.version,
+            start: game.base().fen(),
+            chess960: mode.is_chess960(),
+            moves,
+            san,
+            fen: game.position().fen(),
+            turn: game.position().turn(),
+            status,
+            dests: self.dests(),
+            tags: tag_list,
+            offers: [self.offer, self.takeback],
+            result: pgn::writer::outcome_of(&status).token(),
+            decision: decision_name(game),
+            termination,
+            comments: self.comments.clone(),
+        }
+    }
+
+    /// The record `restore` makes of an object: checked whole before anything changes.
+    /// The moves are read as a PGN record's are (UCI or SAN), so that a game loaded
+    /// from PGN that went on past an automatic draw comes back as it was.
+    fn restored(text: &str) -> Result<Record, ProtocolError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ProtocolError::BadJson(e.to_string()))?;
+        let saved = Saved::from_value(value).map_err(ProtocolError::BadState)?;
+        let decided = saved.decided().map_err(ProtocolError::BadState)?;
+        let mode = CastlingMode::from_chess960(saved.chess960);
+        let base = base_from_fen(&saved.start, mode)?;
+        let mut game = Game::new(base, mode);
+        game.reserve(saved.moves.len());
+        for (index, text) in saved.moves.iter().enumerate() {
+            let m = game
+                .parse_recorded(text.as_bytes())
+                .map_err(|e| ProtocolError::from_move(e, at(text, Some(index + 1)), mode))?;
+            game.play(m);
+        }
+        if let Some(decided) = decided {
+            decide(&mut game, decided, &saved).map_err(ProtocolError::BadState)?;
+        }
+        let ended = decision_name(&game);
+        if ended != saved.decision.as_deref() {
+            return Err(ProtocolError::BadState(StateError::Decision(format!(
+                "the decision is {}, but the moves give {}",
+                saved.decision.as_deref().unwrap_or("null"),
+                ended.unwrap_or("null (the game goes on)")
+            ))));
+        }
+        check_against(&saved, &game).map_err(ProtocolError::BadState)?;
+        let mut tags = Tags::default();
+        for (name, value) in &saved.tags {
+            tags.set(name, value)
+                .map_err(|e| ProtocolError::BadState(StateError::Tag(e)))?;
+        }
+        Ok(Record {
+            version: saved.version,
+            offer: saved.offers[0],
+            takeback: saved.offers[1],
+            game,
+            tags: (!saved.tags.is_empty()).then(|| Box::new(tags)),
+            comments: saved.comments,
+        })
     }
 
     /// A legal move's facts as `move` and `moves verbose` answer them, given the
@@ -856,6 +976,45 @@ impl Record {
     }
 }
 
+/// Gives a restored game the decision the players or the clock made, refusing one the
+/// game does not allow: none once the board has ended it, a claim the position does not
+/// allow, a loss on time against a side the winner cannot mate.
+fn decide(game: &mut Game, decided: Decided, saved: &Saved) -> Result<(), StateError> {
+    let status = game.status();
+    if status.is_over() {
+        return Err(StateError::Decision(format!(
+            "the moves already end the game ({status})"
+        )));
+    }
+    let claims = game.claims_on_board();
+    let refused = |why: &str| Err(StateError::Decision(why.to_string()));
+    match decided {
+        Decided::Resignation => game.resign(saved.winner()?.other()),
+        Decided::Timeout => {
+            let winner = saved.winner()?;
+            if game.flag_fell(winner.other()) != (Decision::Timeout { winner }) {
+                return refused("a loss on time against a side the winner cannot mate is a draw (timeout-vs-insufficient-material)");
+            }
+        }
+        Decided::Abort => game.abort(),
+        Decided::Drawn(DrawReason::Threefold) if !claims.threefold => {
+            return refused("threefold repetition cannot be claimed in the final position")
+        }
+        Decided::Drawn(DrawReason::FiftyMove) if !claims.fifty_move => {
+            return refused("the fifty-move rule cannot be claimed in the final position")
+        }
+        Decided::Drawn(DrawReason::TimeoutVsInsufficientMaterial)
+            if !Color::ALL
+                .iter()
+                .any(|&side| game.position().has_insufficient_material(side)) =>
+        {
+            return refused("both sides can mate: a flag fall loses")
+        }
+        Decided::Drawn(reason) => game.decide(Decision::Drawn(reason)),
+    }
+    Ok(())
+}
+
 /// Game `number` of a PGN file, replayed with the full rules.
 fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, ProtocolError> {
     let unreadable = |e: std::io::Error| ProtocolError::UnreadableFile {
@@ -875,6 +1034,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
     }
     let mut replayer = Replayer::new(Options {
         chess960: settings.chess960,
+        comments: true,
         ..Options::default()
     });
     if reader.next_game(&mut replayer).map_err(unreadable)? == Next::End {

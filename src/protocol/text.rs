@@ -338,6 +338,11 @@ impl Answer {
                 writeln!(out, "end")
             }
             Answer::Version(version) => writeln!(out, "version {version}"),
+            Answer::State(snapshot) => {
+                out.write_all(b"state ")?;
+                super::json::write_snapshot(out, snapshot)?;
+                out.write_all(b"\n")
+            }
             Answer::Games(names) => write_list(out, "games", names),
             Answer::Ok => out.write_all(b"ok\n"),
             Answer::Help => {
