@@ -21,5 +21,6 @@ mod protocol;
 mod reference;
 mod repl;
 mod rules;
+mod state_restore;
 mod timeout_python;
 mod web;
