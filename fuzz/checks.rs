@@ -260,7 +260,9 @@ fn snapshot(session: &Session) -> State {
 ///   answers `stale-version`; a command that changes a game (creating or replacing
 ///   it included) moves its version above every version any game has had so far (one
 ///   counter for the process: a version never comes back), and one that fails or only
-///   reads leaves it (and every other game) as it was.
+///   reads leaves it (and every other game) as it was; `restore` gives the game the
+///   version its object carries, and creates a game as `position` does;
+/// - `restore` of what `state` answered, in a fresh session, answers the same `state`.
 pub fn session(data: &[u8]) {
     let lines: Vec<&[u8]> = data
         .split(|&b| b == b'\n')
@@ -315,7 +317,7 @@ pub fn session(data: &[u8]) {
             );
         };
 
-        let creates = matches!(keyword, Some("position" | "ucinewgame"));
+        let creates = matches!(keyword, Some("position" | "ucinewgame" | "restore"));
         if let (Some(p), false, Some(_)) = (prefixed, control, keyword) {
             if version_before.is_none() && !creates && !keyword.is_some_and(|k| k.starts_with('#'))
             {
@@ -353,7 +355,13 @@ pub fn session(data: &[u8]) {
                     matches!(
                         keyword,
                         None | Some(
-                            "position" | "ucinewgame" | "setoption" | "tag" | "stop" | "close"
+                            "position"
+                                | "ucinewgame"
+                                | "setoption"
+                                | "tag"
+                                | "stop"
+                                | "close"
+                                | "restore"
                         )
                     ) || keyword.is_some_and(|k| k.starts_with('#')),
                     "{line:?} answered nothing"
@@ -361,6 +369,11 @@ pub fn session(data: &[u8]) {
                 assert!(text.is_empty());
                 if matches!(keyword, Some("tag" | "position" | "ucinewgame")) {
                     changed(&session);
+                }
+                // A restored game keeps the version it was saved at: the counter moves
+                // above it instead.
+                if keyword == Some("restore") {
+                    highest = highest.max(session.version(target).unwrap_or(0));
                 }
             }
             Reply::Quit => {
@@ -372,7 +385,9 @@ pub fn session(data: &[u8]) {
                 assert!(
                     !matches!(
                         keyword,
-                        None | Some("position" | "ucinewgame" | "setoption" | "tag" | "stop")
+                        None | Some(
+                            "position" | "ucinewgame" | "setoption" | "tag" | "stop" | "restore"
+                        )
                     ),
                     "{line:?} answered {text:?}"
                 );
@@ -398,9 +413,24 @@ pub fn session(data: &[u8]) {
                     let after = snapshot(&session);
                     assert_eq!(before, after, "the query {line:?} changed the state");
                 }
+                if keyword == Some("state") {
+                    state_restores_byte_for_byte(&text);
+                }
             }
         }
     }
+}
+
+/// `restore` of what `state` answered (in text), in a fresh session, gives back the
+/// same `state`, byte for byte.
+fn state_restores_byte_for_byte(answer: &str) {
+    let Some(object) = answer.strip_prefix("state ") else {
+        return; // a JSON answer: the text form is checked
+    };
+    let mut fresh = Session::new();
+    let restored = render(&fresh.execute(&format!("restore {}", object.trim_end())));
+    assert_eq!(restored, "", "restore of {object:?}");
+    assert_eq!(render(&fresh.execute("state")), answer);
 }
 
 /// The answers of a runner, read between its lines.
