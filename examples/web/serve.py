@@ -62,19 +62,13 @@ class Protocol:
     """Every line serve.py writes to arbiter, and how it reads the answers: the one place
     that knows arbiter's commands.
 
-    It speaks the protocol of issue 33 (`state`, `restore`, `takeback`, `timeout`,
-    `abort`, `--safe`, an `ok` for every silent command with an id). Against a binary
-    without them (found by `probe`), `legacy` is set: the snapshot is composed from
-    `status`, `fen`, `history`, `dests` and `pgn`, a game is restored from its moves, and
-    the commands that do not exist are answered `unknown-command` by arbiter itself.
+    A game's snapshot is arbiter's `state` object, and a game comes back with `restore`
+    of it; takebacks, flag falls and aborts are arbiter's commands, and every silent
+    command with an id answers `ok`.
     """
-
-    STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-    LEGACY_SNAPSHOT = ["status", "fen", "history", "dests", "pgn"]
 
     def __init__(self, path):
         self.path = path
-        self.legacy = False
         self.opening = False
         self.safe = "--safe" in subprocess.run([path, "--help"], capture_output=True, text=True).stdout
 
@@ -88,64 +82,35 @@ class Protocol:
 
     @staticmethod
     def prepare(max_games):
-        """Lines for the default game, written once at each start: two probes whose
-        answers set the flags, and MaxGames (silent without issue 33's ok: the query
-        after it shows it done)."""
+        """Lines for the default game, written once at each start: `state` (arbiter
+        answers), a probe for `opening` whose answer sets the flag, MaxGames, and a
+        query after them."""
         return ["state", "opening", f"setoption name MaxGames value {max_games}", "isready"]
 
     def prepared(self, answers):
-        state, opening = answers[:2]
-        self.legacy = error_code(state) == "unknown-command"
+        opening = answers[1]
         self.opening = error_code(opening) != "unknown-command"
 
     def snapshot(self):
         """The queries whose answers make one update of a page."""
-        queries = list(self.LEGACY_SNAPSHOT) if self.legacy else ["state"]
-        return queries + (["opening"] if self.opening else [])
+        return ["state"] + (["opening"] if self.opening else [])
 
-    def read_snapshot(self, answers, start=None):
+    def read_snapshot(self, answers):
         """The state object and the opening, from the answers to `snapshot()`; None for
-        the state when one of them is an error. `start` is the game's first position
-        (for the legacy snapshot, which cannot ask it)."""
+        the state when one of them is an error."""
         opening = None
         if self.opening:
             answers, last = answers[:-1], answers[-1]
             opening = read_opening(last)
         if any(answer is None or "error" in answer for answer in answers):
             return None, opening
-        if not self.legacy:
-            [state] = answers
-            return {k: v for k, v in state.items() if k not in ("answer", "id", "game")}, opening
-        status, fen, history, dests, pgn = answers
-        movetext = pgn["pgn"].split("\n\n", 1)[-1]
-        sans = [t for t in movetext.split() if not re.fullmatch(r"\d+\.(\.\.)?|1-0|0-1|1/2-1/2|\*", t)]
-        condition = {k: status[k] for k in ("state", "winner", "reason", "claimable") if k in status}
-        offer = status.get("offer")
-        result = re.search(r'\[Result "([^"]*)"\]', pgn["pgn"])
-        return {
-            "version": status["version"],
-            "start": start or self.STARTPOS,
-            "chess960": False,
-            "moves": history["moves"],
-            "san": sans,
-            "fen": fen["fen"],
-            "turn": "white" if fen["fen"].split()[1] == "w" else "black",
-            "status": condition,
-            "dests": dests["dests"],
-            "tags": [],
-            "offers": {"draw": {"by": offer, "ply": len(history["moves"])} if offer else None, "takeback": None},
-            "result": result.group(1) if result else "*",
-            "comments": [],
-        }, opening
+        [state] = answers
+        return {k: v for k, v in state.items() if k not in ("answer", "id", "game")}, opening
 
     def create(self, fen):
         return f"position fen {fen}" if fen else "position startpos"
 
     def restore(self, state):
-        if self.legacy:
-            moves = " ".join(state["moves"])
-            start = "startpos" if state["start"] == self.STARTPOS else f"fen {state['start']}"
-            return f"position {start}" + (f" moves {moves}" if moves else "")
         return "restore " + json.dumps(state, separators=(",", ":"), ensure_ascii=True)
 
     @staticmethod
@@ -174,7 +139,7 @@ class Protocol:
 
     @staticmethod
     def close():
-        """Closing a game, and a query after it (`close` is silent without issue 33's ok)."""
+        """Closing a game, and a query after it (`close` answers only with an id)."""
         return ["close", "version"]
 
     @staticmethod
@@ -646,7 +611,7 @@ class Bridge:
         if error_code(answers[0]):
             raise Refused(503 if error_code(answers[0]) == "too-many-games" else 400,
                           error_code(answers[0]), answers[0]["error"]["message"])
-        state, game.opening = self.protocol.read_snapshot(answers[1:], fen)
+        state, game.opening = self.protocol.read_snapshot(answers[1:])
         if state is None:
             raise Refused(503, "bridge", "arbiter did not describe the new game")
         game.state = state
@@ -681,7 +646,7 @@ class Bridge:
             if error_code(answers[0]):
                 code = error_code(answers[0])
                 raise Refused(503 if code == "too-many-games" else 500, code, answers[0]["error"]["message"])
-            state, game.opening = self.protocol.read_snapshot(answers[1:], game.state["start"])
+            state, game.opening = self.protocol.read_snapshot(answers[1:])
             if state is None:
                 raise Refused(500, "bridge", "arbiter did not describe the restored game")
             with self.lock:
@@ -726,7 +691,7 @@ class Bridge:
             game = self.games.get(name)
             if game is None:
                 return
-            state, opening = self.protocol.read_snapshot(answers[1:], game.state["start"])
+            state, opening = self.protocol.read_snapshot(answers[1:])
             if state is None:
                 return
             game.advance_clock(state)

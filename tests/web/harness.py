@@ -2,9 +2,8 @@
 with its own SQLite file), HTTP requests as a page makes them, an event-stream reader,
 and the browser windows.
 
-`needs_issue_33` marks the tests that need arbiter's protocol of issue 33 (`state`,
-`restore`, `takeback`, `timeout`, `abort`, `--safe`); against a binary without it they
-are skipped with a note, and NEEDS_ISSUE_33 names them.
+`needs_safe` marks the tests that need `arbiter --safe`; against a binary without it
+they are skipped with a note, and NEEDS_SAFE names them.
 """
 
 import http.client
@@ -47,21 +46,21 @@ def arbiter_answers(*commands):
     return [json.loads(line) for line in run.stdout.splitlines()]
 
 
-def _has_issue_33():
+def _has_safe():
     if not ARBITER:
         return False
-    [answer] = arbiter_answers("state")
-    return "error" not in answer
+    usage = subprocess.run([ARBITER, "--help"], capture_output=True, text=True, timeout=10)
+    return "--safe" in usage.stdout
 
 
-HAS_ISSUE_33 = _has_issue_33()
-NEEDS_ISSUE_33 = set()
+HAS_SAFE = _has_safe()
+NEEDS_SAFE = set()
 
 
-def needs_issue_33(test):
-    """Marks a test that needs the protocol of issue 33."""
-    NEEDS_ISSUE_33.add(test.__name__)
-    return unittest.skipUnless(HAS_ISSUE_33, "needs issue 33's protocol (state, restore, takeback, timeout, abort)")(test)
+def needs_safe(test):
+    """Marks a test that needs arbiter's safe mode."""
+    NEEDS_SAFE.add(test.__name__)
+    return unittest.skipUnless(HAS_SAFE, "needs arbiter --safe")(test)
 
 
 def browser_missing():
@@ -350,8 +349,8 @@ class Page:
 
 
 def run(module_name):
-    """unittest.main for a test file, then the list of tests that need issue 33."""
+    """unittest.main for a test file, then the list of tests that need --safe."""
     result = unittest.main(module=module_name, exit=False).result
-    if NEEDS_ISSUE_33 and not HAS_ISSUE_33:
-        print(f"skipped until issue 33 lands: {', '.join(sorted(NEEDS_ISSUE_33))}", file=sys.stderr)
+    if NEEDS_SAFE and not HAS_SAFE:
+        print(f"skipped until arbiter has --safe: {', '.join(sorted(NEEDS_SAFE))}", file=sys.stderr)
     return result.wasSuccessful()

@@ -9,9 +9,7 @@ progress: to target/web-board.png, or to the path in WEB_BOARD_SCREENSHOT
     ARBITER_BIN=target/release/arbiter python3 tests/web/test_board.py [-v] [-k NAME]
 
 Exits 77 (skipped) when Chromium, chromedriver or Selenium cannot be found; tests/web.rs
-runs this file from `cargo test` and turns that into a skip, or in CI a failure. The
-tests marked `needs_issue_33` are skipped (and named on stderr) while arbiter lacks that
-protocol.
+runs this file from `cargo test` and turns that into a skip, or in CI a failure.
 """
 
 import os
@@ -21,7 +19,7 @@ import time
 import unittest
 from pathlib import Path
 
-from harness import (ROOT, START, Bridge, Page, arbiter_answers, browser_missing, needs_issue_33, run, wait_until)
+from harness import (ROOT, START, Bridge, Page, arbiter_answers, browser_missing, run, wait_until)
 
 SCREENSHOT = Path(os.environ.get("WEB_BOARD_SCREENSHOT") or ROOT / "target/web-board.png")
 SCHOLARS_MATE = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
@@ -211,7 +209,6 @@ class WebBoard(unittest.TestCase):
         self.everywhere(lambda page: page.text("banner") == "black resigned, white wins", "the resignation")
         self.assertFalse(self.white.enabled("resign"))
 
-    @needs_issue_33
     def test_the_takeback_cycle(self):
         self.join()
         self.play(self.white, "e2", "e4", 1)
@@ -225,7 +222,6 @@ class WebBoard(unittest.TestCase):
         self.black.press("accept-takeback")
         self.everywhere(lambda page: page.sans() == [] and page.fen() == START, "the move taken back")
 
-    @needs_issue_33
     def test_a_flag_falls_on_a_one_second_clock_and_the_right_side_wins(self):
         self.join(time="1s+0")
         self.play(self.white, "e2", "e4", 1)
@@ -233,13 +229,11 @@ class WebBoard(unittest.TestCase):
         self.assertEqual(self.watcher.text("clock-top"), "black 0:00.0")
         self.assertIn("fallen", self.watcher.element("#clock-top").get_attribute("class"))
 
-    @needs_issue_33
     def test_a_flag_fall_against_a_bare_king_is_a_draw(self):
         self.join(time="1s+0", fen="4k3/q7/8/8/8/8/8/4K3 w - - 0 1")
         self.play(self.white, "e1", "d1", 1)
         self.everywhere(lambda page: page.text("banner").startswith("draw on time"), "the draw", timeout=10)
 
-    @needs_issue_33
     def test_an_abort_before_both_sides_moved(self):
         self.join()
         self.play(self.white, "e2", "e4", 1)

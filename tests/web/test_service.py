@@ -5,8 +5,8 @@ restart. Everything listens on 127.0.0.1 only.
 
     ARBITER_BIN=target/release/arbiter python3 tests/web/test_service.py [-v] [-k NAME]
 
-tests/web.rs runs this file from `cargo test`. The tests marked `needs_issue_33` are
-skipped (and named on stderr) while arbiter lacks that protocol.
+tests/web.rs runs this file from `cargo test`. The test marked `needs_safe` is skipped
+(and named on stderr) while arbiter lacks `--safe`.
 """
 
 import json
@@ -21,7 +21,7 @@ import time
 import unittest
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import (ARBITER, Bridge, arbiter_answers, needs_issue_33, run, wait_until)
+from harness import (ARBITER, Bridge, arbiter_answers, needs_safe, run, wait_until)
 
 FIRST_MOVES = ["e2e4", "e7e5", "g1f3", "b8c6"]
 
@@ -205,12 +205,11 @@ class Service(unittest.TestCase):
         self.assertEqual(json.loads(row["clock"])["running"], "black")
         events.close()
 
-    @needs_issue_33
+    @needs_safe
     def test_arbiter_runs_in_safe_mode(self):
         args = open(f"/proc/{self.bridge.arbiter_pid()}/cmdline", "rb").read().split(b"\0")
         self.assertIn(b"--safe", args)
 
-    @needs_issue_33
     def test_the_takeback_cycle(self):
         game = self.bridge.create()
         events = self.bridge.events(game["game"])
@@ -233,7 +232,6 @@ class Service(unittest.TestCase):
         self.assertEqual(state["moves"], [])  # white to move again: two plies back
         events.close()
 
-    @needs_issue_33
     def test_a_flag_falls_on_a_one_second_clock_and_the_right_side_wins(self):
         game = self.bridge.create(time="1s+0")
         events = self.bridge.events(game["game"])
@@ -244,7 +242,6 @@ class Service(unittest.TestCase):
         self.assertEqual(update["clocks"]["running"], None)
         events.close()
 
-    @needs_issue_33
     def test_a_flag_fall_against_a_bare_king_is_a_draw(self):
         game = self.bridge.create(time="1s+0", fen="4k3/q7/8/8/8/8/8/4K3 w - - 0 1")
         events = self.bridge.events(game["game"])
@@ -254,7 +251,6 @@ class Service(unittest.TestCase):
         self.assertEqual(update["state"]["status"]["reason"], "timeout-vs-insufficient-material")
         events.close()
 
-    @needs_issue_33
     def test_an_abort_before_both_sides_moved_and_not_after(self):
         game = self.bridge.create()
         events = self.bridge.events(game["game"])
@@ -385,7 +381,6 @@ class Faults(unittest.TestCase):
             self.assertAlmostEqual(update["clocks"]["white"], game["clocks"]["white"], delta=1.0)
             watcher.close()
 
-    @needs_issue_33
     def test_the_bridge_restarted_keeps_versions_and_offers(self):
         self.bridge = Bridge()
         game = self.bridge.create(time="5+3")
