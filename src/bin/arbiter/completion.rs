@@ -322,7 +322,10 @@ mod tests {
     fn the_first_word_completes_to_command_names() {
         let start = snapshot_after(&[]);
         assert_eq!(words("un", &start), ["undo"]);
-        assert_eq!(words("s", &start), ["san", "setoption", "status", "stop"]);
+        assert_eq!(
+            words("s", &start),
+            ["san", "setoption", "state", "status", "stop"]
+        );
         assert_eq!(words("de", &start), ["dests"]);
         // With the prefixes `game` and `if`.
         assert_eq!(words("", &start).len(), KEYWORDS.len() + 2);
