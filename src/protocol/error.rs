@@ -84,6 +84,9 @@ pub enum ProtocolError {
     NoMoveToTakeBack(Color),
     /// `close` without `game <name>`: the default game cannot be closed.
     CloseDefault,
+    /// A process-wide command (its keyword) on a line that names a game or carries
+    /// `if <version>`.
+    ProcessWide(&'static str),
 }
 
 impl ProtocolError {
@@ -113,6 +116,7 @@ impl ProtocolError {
             ProtocolError::OfferPending(..) => "offer-pending",
             ProtocolError::NoMoveToTakeBack(_) => "nothing-to-undo",
             ProtocolError::CloseDefault => "bad-argument",
+            ProtocolError::ProcessWide(_) => "process-wide",
         }
     }
 
@@ -217,6 +221,10 @@ impl fmt::Display for ProtocolError {
             ProtocolError::CloseDefault => {
                 f.write_str("close takes a game: game <name> close (the default game stays open)")
             }
+            ProtocolError::ProcessWide(keyword) => write!(
+                f,
+                "{keyword} acts on the whole process: it takes no game <name> or if <version>; nothing was done"
+            ),
         }
     }
 }
