@@ -120,6 +120,22 @@ pub const KEYWORDS: [&str; help::TOPICS.len()] = {
 };
 
 impl<'a> Command<'a> {
+    /// The keyword of a command that acts on the process rather than on a game: the
+    /// protocol's handshake, the options, the list of games, help, and the ends of work
+    /// and of input. A line naming a game, or carrying `if`, cannot hold one.
+    pub fn process_wide(&self) -> Option<&'static str> {
+        match self {
+            Command::Uci => Some("uci"),
+            Command::IsReady => Some("isready"),
+            Command::SetOption { .. } => Some("setoption"),
+            Command::Games => Some("games"),
+            Command::Help | Command::HelpOn(_) => Some("help"),
+            Command::Stop => Some("stop"),
+            Command::Quit => Some("quit"),
+            _ => None,
+        }
+    }
+
     /// Parses a line; `None` for a blank line or a `#` comment.
     pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
         // The two lines a client sends after every move, as clients write them, skip

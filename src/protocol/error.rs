@@ -89,6 +89,9 @@ pub enum ProtocolError {
     BadJson(String),
     /// `restore` of a JSON value that is no game's state, and why.
     BadState(StateError),
+    /// A process-wide command (its keyword) on a line that names a game or carries
+    /// `if <version>`.
+    ProcessWide(&'static str),
 }
 
 impl ProtocolError {
@@ -120,6 +123,7 @@ impl ProtocolError {
             ProtocolError::CloseDefault => "bad-argument",
             ProtocolError::BadJson(_) => "bad-json",
             ProtocolError::BadState(_) => "bad-state",
+            ProtocolError::ProcessWide(_) => "process-wide",
         }
     }
 
@@ -226,6 +230,10 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::BadJson(why) => write!(f, "restore takes a JSON object: {why}"),
             ProtocolError::BadState(why) => write!(f, "{why}"),
+            ProtocolError::ProcessWide(keyword) => write!(
+                f,
+                "{keyword} acts on the whole process: it takes no game <name> or if <version>; nothing was done"
+            ),
         }
     }
 }

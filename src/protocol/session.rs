@@ -255,6 +255,10 @@ impl Session {
             Ok(None) => return Step::Reply(Reply::Silent),
             Err(e) => return error(e),
         };
+        // Checked before the game is looked up: the line is wrong whatever the game.
+        if let Some(keyword) = command.process_wide().filter(|_| prefixed.is_addressed()) {
+            return error(ProtocolError::ProcessWide(keyword));
+        }
         let settings = self.settings;
         let record = match prefixed.game.map(NameRef::to_name) {
             None => &mut self.default,
