@@ -16,6 +16,10 @@ use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use crate::game::DrawnAt;
 use crate::position::Position;
 
+use std::sync::Arc;
+
+use crate::query::{GameView, Phase, Query, Selector};
+
 use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
@@ -35,9 +39,23 @@ pub enum Target {
     Epd,
 }
 
+/// The questions of a run: which games are selected, and what is done to them.
+#[derive(Clone, Debug)]
+pub struct Select {
+    pub query: Arc<Query>,
+}
+
+impl Select {
+    pub fn new(query: Query) -> Select {
+        Select {
+            query: Arc::new(query),
+        }
+    }
+}
+
 /// How a run goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Config {
+#[derive(Clone, Copy, Debug)]
+pub struct Config<'q> {
     pub target: Target,
     /// Threads replaying games; 1 on any input but regular files reads and replays in
     /// one pass.
@@ -47,15 +65,19 @@ pub struct Config {
     pub keep_broken: bool,
     /// Name the file in each verdict (when there are several).
     pub name_files: bool,
+    /// The questions (`--where` and the edits), when there are any: without, every
+    /// game is selected and written as it always was.
+    pub select: Option<&'q Select>,
 }
 
-impl Default for Config {
-    fn default() -> Config {
+impl Default for Config<'_> {
+    fn default() -> Self {
         Config {
             target: Target::Check,
             jobs: 1,
             keep_broken: false,
             name_files: false,
+            select: None,
         }
     }
 }
@@ -68,6 +90,10 @@ pub struct Summary {
     pub errors: u64,
     /// Main-line plies of the correct games.
     pub plies: u64,
+    /// With a question: the games selected, and those skipped without replay (their
+    /// tags failed it).
+    pub selected: u64,
+    pub skipped: u64,
 }
 
 /// One PGN source and the name its verdicts give it.
@@ -92,7 +118,11 @@ enum Verdict {
         result: &'static str,
         /// The automatic draw that the moves went on past.
         drawn_at: Option<DrawnAt>,
+        /// The answers of the question's atoms (see `Query::select`), 0 without one.
+        facts: u64,
     },
+    /// The game's tags failed the question: it was not replayed.
+    Skipped,
     Error {
         code: &'static str,
         /// `ply 5 Ke3` when the error is about a move.
@@ -108,14 +138,14 @@ struct Done {
 }
 
 /// Replays games and writes what the target wants of them.
-struct Worker {
-    config: Config,
+struct Worker<'q> {
+    config: Config<'q>,
     replayer: Replayer,
     epd: String,
 }
 
-impl Worker {
-    fn new(config: Config) -> Worker {
+impl<'q> Worker<'q> {
+    fn new(config: Config<'q>) -> Worker<'q> {
         let options = Options {
             chess960: false,
             strict_result_tag: true,
@@ -123,9 +153,13 @@ impl Worker {
             skip_tags: config.target != Target::Pgn,
             lean: true,
         };
+        let mut replayer = Replayer::new(options);
+        if let Some(select) = config.select {
+            replayer.set_selector(Some(Selector::new(Arc::clone(&select.query), false)));
+        }
         Worker {
             config,
-            replayer: Replayer::new(options),
+            replayer,
             epd: String::new(),
         }
     }
@@ -144,6 +178,9 @@ impl Worker {
     /// The verdict on the game the replayer has just read; its conversion goes to
     /// `out`.
     fn settle(&mut self, raw: Option<&[u8]>, out: &mut Vec<u8>) -> Verdict {
+        if self.config.select.is_some() {
+            return self.settle_selected(raw, out);
+        }
         match self.replayer.finish() {
             Ok(()) => {
                 let game = self.replayer.game();
@@ -155,6 +192,51 @@ impl Worker {
                     plies,
                     result,
                     drawn_at,
+                    facts: 0,
+                }
+            }
+            Err(error) => {
+                if self.config.keep_broken && self.config.target != Target::Check {
+                    if let Some(raw) = raw {
+                        out.extend_from_slice(raw.trim_ascii());
+                        out.extend_from_slice(b"\n\n");
+                    }
+                }
+                verdict_of(error)
+            }
+        }
+    }
+
+    /// `settle` with a question: a game whose tags failed it is skipped; a correct
+    /// one gets its facts, and is converted unless they already fail it.
+    #[inline(never)]
+    fn settle_selected(&mut self, raw: Option<&[u8]>, out: &mut Vec<u8>) -> Verdict {
+        if self.replayer.skipped() {
+            return Verdict::Skipped;
+        }
+        match self.replayer.finish() {
+            Ok(()) => {
+                let Some((selector, game)) = self.replayer.selector_and_game() else {
+                    return Verdict::Skipped;
+                };
+                let facts = selector.facts(&mut GameView::new(game));
+                // Converted unless the facts already fail it (the number aside).
+                let query = selector.query();
+                let open = query.eval(&mut |i| {
+                    (query.atoms[i].subject.phase() != Phase::Number).then_some(facts >> i & 1 == 1)
+                }) != Some(false);
+                let game = self.replayer.game();
+                let result = outcome_of(&game.status()).token();
+                let plies = game.moves().len();
+                let drawn_at = game.drawn_at();
+                if open {
+                    self.convert(out);
+                }
+                Verdict::Ok {
+                    plies,
+                    result,
+                    drawn_at,
+                    facts,
                 }
             }
             Err(error) => {
@@ -290,6 +372,7 @@ fn write_verdict(
     number: u64,
     file: Option<&str>,
     verdict: &Verdict,
+    selected: bool,
 ) -> io::Result<()> {
     if let (
         None,
@@ -297,8 +380,10 @@ fn write_verdict(
             plies,
             result,
             drawn_at: None,
+            ..
         },
-    ) = (file, verdict)
+        false,
+    ) = (file, verdict, selected)
     {
         // Nearly every line of a check: written without the formatting machinery,
         // which cost more than the rest of the line's work.
@@ -316,22 +401,26 @@ fn write_verdict(
     if let Some(file) = file {
         write!(out, " {file}")?;
     }
+    let mark = if selected { " selected" } else { "" };
     match verdict {
         Verdict::Ok {
             plies,
             result,
             drawn_at: None,
-        } => writeln!(out, " ok {plies} {result}"),
+            ..
+        } => writeln!(out, " ok {plies} {result}{mark}"),
         Verdict::Ok {
             plies,
             result,
             drawn_at: Some(drawn),
+            ..
         } => writeln!(
             out,
-            " ok {plies} {result} drawn-at {} {}",
+            " ok {plies} {result} drawn-at {} {}{mark}",
             drawn.ply,
             drawn.reason.name()
         ),
+        Verdict::Skipped => writeln!(out, " skipped"),
         Verdict::Error {
             code,
             at: Some(at),
@@ -349,13 +438,19 @@ fn write_verdict(
 struct Output<'a, W: Write, E: Write> {
     out: &'a mut W,
     err: &'a mut E,
-    config: Config,
+    config: Config<'a>,
     names: &'a [String],
     summary: Summary,
 }
 
 impl<W: Write, E: Write> Output<'_, W, E> {
-    fn game(&mut self, done: &Done) -> io::Result<()> {
+    /// Counts and reports one game, writing `text`, what the worker made of it, in its
+    /// place.
+    fn game(&mut self, done: &Done, text: &[u8]) -> io::Result<()> {
+        if self.config.select.is_some() {
+            return self.selected_game(done, text);
+        }
+        self.out.write_all(text)?;
         self.summary.games += 1;
         let number = self.summary.games;
         let file = self
@@ -369,27 +464,94 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 self.summary.plies += plies as u64;
             }
             Verdict::Error { .. } => self.summary.errors += 1,
+            Verdict::Skipped => self.summary.skipped += 1,
         }
         match (&done.verdict, self.config.target) {
-            (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict),
+            (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict, false),
             (Verdict::Error { .. }, _) => {
-                write_verdict(self.err, number, file, &done.verdict)?;
+                write_verdict(self.err, number, file, &done.verdict, false)?;
                 // As each game is reached, not when the run ends: one watching the
                 // reports of a long run sees them as they come.
                 self.err.flush()
             }
-            (Verdict::Ok { .. }, _) => Ok(()),
+            (Verdict::Ok { .. } | Verdict::Skipped, _) => Ok(()),
+        }
+    }
+
+    /// `game` with a question: the game's number decides the atoms on it, a selected
+    /// game is marked (`--to check`) or written, the others are not.
+    #[inline(never)]
+    fn selected_game(&mut self, done: &Done, text: &[u8]) -> io::Result<()> {
+        self.summary.games += 1;
+        let number = self.summary.games;
+        let file = self
+            .config
+            .name_files
+            .then(|| self.names.get(done.file).map(String::as_str))
+            .flatten();
+        let check = self.config.target == Target::Check;
+        match done.verdict {
+            Verdict::Ok { plies, facts, .. } => {
+                self.summary.ok += 1;
+                self.summary.plies += plies as u64;
+                let selected = self
+                    .config
+                    .select
+                    .is_none_or(|s| s.query.select(facts, number));
+                if check {
+                    write_verdict(self.out, number, file, &done.verdict, selected)?;
+                }
+                if selected {
+                    self.summary.selected += 1;
+                    if !check {
+                        self.out.write_all(text)?;
+                    }
+                }
+                Ok(())
+            }
+            Verdict::Skipped => {
+                self.summary.skipped += 1;
+                if check {
+                    write!(self.out, "game {number}")?;
+                    if let Some(file) = file {
+                        write!(self.out, " {file}")?;
+                    }
+                    writeln!(self.out, " skipped")?;
+                }
+                Ok(())
+            }
+            Verdict::Error { .. } => {
+                self.summary.errors += 1;
+                if check {
+                    return write_verdict(self.out, number, file, &done.verdict, false);
+                }
+                // A broken game's text is there only with --keep-broken.
+                self.out.write_all(text)?;
+                write_verdict(self.err, number, file, &done.verdict, false)?;
+                self.err.flush()
+            }
         }
     }
 
     fn finish(&mut self) -> io::Result<Summary> {
-        if self.config.target == Target::Check {
-            let s = self.summary;
-            writeln!(
-                self.out,
-                "games {} ok {} errors {} plies {}",
-                s.games, s.ok, s.errors, s.plies
-            )?;
+        let s = self.summary;
+        let line = format!(
+            "games {} ok {} errors {} plies {}",
+            s.games, s.ok, s.errors, s.plies
+        );
+        match (self.config.target, self.config.select) {
+            (Target::Check, None) => writeln!(self.out, "{line}")?,
+            (_, None) => {}
+            // With a question the summary says what it selected, on stderr when the
+            // output is the games.
+            (target, Some(_)) => {
+                let out: &mut dyn Write = if target == Target::Check {
+                    self.out
+                } else {
+                    self.err
+                };
+                writeln!(out, "{line} selected {} skipped {}", s.selected, s.skipped)?;
+            }
         }
         self.out.flush()?;
         self.err.flush()?;
@@ -401,7 +563,7 @@ impl<W: Write, E: Write> Output<'_, W, E> {
 /// verdicts of broken games, when converting, to `err`).
 pub fn run<R: Read + Send>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Summary> {
@@ -425,7 +587,7 @@ pub fn run<R: Read + Send>(
 
 fn run_sequential<R: Read, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let mut worker = Worker::new(config);
@@ -449,8 +611,7 @@ fn run_sequential<R: Read, W: Write, E: Write>(
             }
             text.clear();
             let verdict = worker.settle(keep_raw.then_some(&raw[..]), &mut text);
-            output.out.write_all(&text)?;
-            output.game(&Done { verdict, file })?;
+            output.game(&Done { verdict, file }, &text)?;
         }
     }
     Ok(())
@@ -522,7 +683,7 @@ struct Answered {
 
 fn run_parallel<R: Read + Send, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let jobs = config.jobs;
@@ -609,7 +770,7 @@ impl<R: Read> Feed<R> {
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(always)]
 fn answer_next<R: Read>(
-    worker: &mut Worker,
+    worker: &mut Worker<'_>,
     feed: &Mutex<Feed<R>>,
     buf: &mut Vec<u8>,
 ) -> Option<Answered> {
@@ -660,7 +821,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// threads and hand-overs than the pipeline: a second job costs little more work.
 fn run_files<R: Read + Send, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let feed = Mutex::new(Feed {
@@ -718,7 +879,11 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
 /// one job and many run the same code (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(never)]
-fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Answered) -> bool) {
+fn work<R: Read>(
+    config: Config<'_>,
+    feed: &Mutex<Feed<R>>,
+    hand: &mut dyn FnMut(Answered) -> bool,
+) {
     let mut worker = Worker::new(config);
     let mut buf = Vec::new();
     while let Some(answered) = answer_next(&mut worker, feed, &mut buf) {
@@ -731,7 +896,7 @@ fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Ans
 /// The calling thread's part of `run_files`: replays batches while there are any,
 /// writes every answer whose turn has come after each, then waits for the rest.
 fn write_files<R: Read, W: Write, E: Write>(
-    config: Config,
+    config: Config<'_>,
     feed: &Mutex<Feed<R>>,
     order: &Mutex<Order>,
     turn: &Condvar,
@@ -798,14 +963,13 @@ fn write_answered<W: Write, E: Write>(
 ) -> io::Result<()> {
     let mut from = 0;
     for (end, game) in &answered.games {
-        output.out.write_all(&answered.text[from..*end])?;
+        output.game(game, &answered.text[from..*end])?;
         from = *end;
-        output.game(game)?;
     }
     Ok(())
 }
 
-impl Worker {
+impl Worker<'_> {
     fn batch(&mut self, batch: Batch, pool: &Pool) -> Answered {
         let answered = self.answer(batch.seq, &batch.bytes, &batch.games);
         pool.give(batch.bytes);

@@ -77,6 +77,16 @@ pub struct Cli {
     #[arg(long, requires = "pgn")]
     pub keep_broken: bool,
 
+    /// With --pgn: select the games for which EXPR holds (repeatable: all must hold),
+    /// e.g. 'minelo >= 2400 and reach(material "KRkr")' (docs/pgn.md, "Questions").
+    #[arg(
+        long = "where",
+        value_name = "EXPR",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub wheres: Vec<String>,
+
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

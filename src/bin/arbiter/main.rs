@@ -73,7 +73,20 @@ fn main() -> ExitCode {
 /// `--pgn`: every game of the files checked or converted; exit 0 when all are
 /// correct, 1 when any is not, 2 when a file cannot be read.
 fn pgn_mode(cli: &Cli) -> ExitCode {
-    use arbiter::pgn::database::{self, Config, Source, Target};
+    use arbiter::pgn::database::{self, Config, Select, Source, Target};
+    // Nothing is read before the questions are known to be good.
+    let select = if cli.wheres.is_empty() {
+        None
+    } else {
+        let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
+        match arbiter::query::Query::new(&exprs) {
+            Ok(query) => Some(Select::new(query)),
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
     let mut unreadable = false;
     let mut sources: Vec<Source<Box<dyn io::Read + Send>>> = Vec::new();
     let paths: Vec<PathBuf> = if cli.files.is_empty() {
@@ -117,6 +130,7 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
         jobs,
         keep_broken: cli.keep_broken,
         name_files: paths.len() > 1,
+        select: select.as_ref(),
     };
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());

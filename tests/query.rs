@@ -1,0 +1,119 @@
+//! `arbiter --pgn --where` and the other questions: golden runs of every field,
+//! operator, condition, edit and output (tests/golden-query, whose command lines are
+//! quoted as a shell quotes them), and the same bytes whatever `--jobs` is.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The words of a command line quoted as a POSIX shell quotes them: `'...'` keeps
+/// everything, `"..."` all but `\"` and `\\`.
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' if matches!(chars.peek(), Some('"') | Some('\\')) => {
+                            word.extend(chars.next());
+                        }
+                        c => word.push(c),
+                    }
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+fn run(args: &[String]) -> std::process::Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run arbiter")
+}
+
+/// One run as a golden file writes it: the command line, stdout, stderr, exit status.
+fn render(line: &str) -> String {
+    let output = run(&shell_words(line));
+    format!(
+        "$ arbiter {line}\n{}--- stderr\n{}--- exit {}\n",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        output
+            .status
+            .code()
+            .map_or("signal".to_string(), |c| c.to_string())
+    )
+}
+
+#[test]
+fn golden_runs_of_every_question() {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("tests/golden-query"))
+        .expect("tests/golden-query")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 20, "only {} golden runs", paths.len());
+    let mut failures = Vec::new();
+    for path in &paths {
+        let expected = std::fs::read_to_string(path).expect("read golden run");
+        let line = expected
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("$ arbiter "))
+            .expect("first line: $ arbiter <args>");
+        let actual = render(line);
+        if actual != expected {
+            failures.push(format!(
+                "{} differs (scripts/golden --bless rewrites it):\n--- expected\n{expected}--- actual\n{actual}",
+                path.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn words_split_as_a_shell_splits_them() {
+    assert_eq!(
+        shell_words(r#"--pgn --where 'a = "b c"' "x \" y" z"#),
+        vec!["--pgn", "--where", "a = \"b c\"", "x \" y", "z"]
+    );
+}
