@@ -674,6 +674,10 @@ impl Visitor for Replayer {
         self.take_tag(name, value, None);
     }
 
+    fn skims(&self) -> bool {
+        self.skipped
+    }
+
     fn begin_movetext(&mut self) {
         if let Some(selector) = &mut self.selector {
             if selector.failed() {
