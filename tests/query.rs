@@ -117,3 +117,56 @@ fn words_split_as_a_shell_splits_them() {
         vec!["--pgn", "--where", "a = \"b c\"", "x \" y", "z"]
     );
 }
+
+/// The games of tests/data/pgn, many times over: enough for several batches.
+fn many_games() -> PathBuf {
+    let data = root().join("tests/data/pgn");
+    let mut text = String::new();
+    for name in ["query.pgn", "lenient.pgn", "refused.pgn", "chess960.pgn"] {
+        let bytes = std::fs::read(data.join(name)).expect("test PGN");
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        text.push_str("\n\n");
+    }
+    let path = std::env::temp_dir().join(format!("arbiter-query-{}.pgn", std::process::id()));
+    std::fs::write(&path, text.repeat(400)).expect("write corpus");
+    path
+}
+
+#[test]
+fn every_job_count_answers_a_question_byte_for_byte_the_same() {
+    let path = many_games();
+    let file = path.display().to_string();
+    let questions = [
+        "player ~ \"carlsen\" or n < 40",
+        "end = checkmate and plies < 30",
+        "reach(material ~ \"KQkq\" and ply <= 6) and not eco = \"\"",
+    ];
+    for question in questions {
+        for to in ["check", "pgn", "uci", "epd"] {
+            let args = |jobs: &str| -> Vec<String> {
+                [
+                    "--pgn", "--where", question, "--to", to, "--jobs", jobs, &file,
+                ]
+                .map(String::from)
+                .to_vec()
+            };
+            let one = run(&args("1"));
+            let two = run(&args("2"));
+            assert_eq!(one.stdout, two.stdout, "{question} --to {to}: stdout");
+            assert_eq!(one.stderr, two.stderr, "{question} --to {to}: stderr");
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn every_line_of_the_opening_data_replays() {
+    let lines = arbiter::query::openings::lines().count();
+    assert_eq!(lines, 3807);
+    for (eco, name, moves) in arbiter::query::openings::lines() {
+        assert!(
+            arbiter::query::openings::replay(&moves).is_some(),
+            "{eco} {name}: {moves:?}"
+        );
+    }
+}
