@@ -142,7 +142,7 @@ fn every_job_count_answers_a_question_byte_for_byte_the_same() {
         "reach(material ~ \"KQkq\" and ply <= 6) and not eco = \"\"",
     ];
     for question in questions {
-        for to in ["check", "pgn", "uci", "epd"] {
+        for to in ["check", "pgn", "uci", "epd", "tsv", "json"] {
             let args = |jobs: &str| -> Vec<String> {
                 [
                     "--pgn", "--where", question, "--to", to, "--jobs", jobs, &file,

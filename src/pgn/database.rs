@@ -18,7 +18,8 @@ use crate::position::Position;
 
 use std::sync::Arc;
 
-use crate::query::{GameView, Phase, Query, Selector};
+use crate::query::columns::{parse_fields, write_json, write_tsv, Column, NUMBER_MARK};
+use crate::query::{GameView, Phase, Query, QueryError, Selector};
 
 use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
@@ -37,19 +38,35 @@ pub enum Target {
     Uci,
     /// One four-field EPD line per position of each correct game's main line.
     Epd,
+    /// A header, then one tab-separated line of the chosen fields per selected game.
+    Tsv,
+    /// One JSON object per selected game (JSON Lines).
+    Json,
 }
 
 /// The questions of a run: which games are selected, and what is done to them.
 #[derive(Clone, Debug)]
 pub struct Select {
     pub query: Arc<Query>,
+    /// The columns of `--to tsv`, with their names.
+    pub columns: Vec<(String, Column)>,
 }
 
 impl Select {
     pub fn new(query: Query) -> Select {
         Select {
             query: Arc::new(query),
+            columns: Vec::new(),
         }
+    }
+
+    /// With the columns of `--fields` (which may add tags for the query to keep).
+    pub fn with_fields(mut query: Query, fields: &str) -> Result<Select, QueryError> {
+        let columns = parse_fields(fields, &mut query)?;
+        Ok(Select {
+            query: Arc::new(query),
+            columns,
+        })
     }
 }
 
@@ -155,7 +172,10 @@ impl<'q> Worker<'q> {
         };
         let mut replayer = Replayer::new(options);
         if let Some(select) = config.select {
-            replayer.set_selector(Some(Selector::new(Arc::clone(&select.query), false)));
+            replayer.set_selector(Some(Selector::new(
+                Arc::clone(&select.query),
+                config.target == Target::Json,
+            )));
         }
         Worker {
             config,
@@ -216,10 +236,13 @@ impl<'q> Worker<'q> {
         }
         match self.replayer.finish() {
             Ok(()) => {
+                let target = self.config.target;
+                let columns = self.config.select.map_or(&[][..], |s| &s.columns[..]);
                 let Some((selector, game)) = self.replayer.selector_and_game() else {
                     return Verdict::Skipped;
                 };
-                let facts = selector.facts(&mut GameView::new(game));
+                let mut view = GameView::new(game);
+                let facts = selector.facts(&mut view);
                 // Converted unless the facts already fail it (the number aside).
                 let query = selector.query();
                 let open = query.eval(&mut |i| {
@@ -230,7 +253,19 @@ impl<'q> Worker<'q> {
                 let plies = game.moves().len();
                 let drawn_at = game.drawn_at();
                 if open {
-                    self.convert(out);
+                    match target {
+                        Target::Tsv | Target::Json => {
+                            if let Some((selector, game)) = self.replayer.selector_and_game() {
+                                let mut view = GameView::new(game);
+                                if target == Target::Tsv {
+                                    write_tsv(out, columns, selector, &mut view, result);
+                                } else {
+                                    write_json(out, selector, &mut view, result);
+                                }
+                            }
+                        }
+                        _ => self.convert(out),
+                    }
                 }
                 Verdict::Ok {
                     plies,
@@ -255,7 +290,7 @@ impl<'q> Worker<'q> {
         let game = self.replayer.game();
         let mode = game.mode();
         match self.config.target {
-            Target::Check => {}
+            Target::Check | Target::Tsv | Target::Json => {}
             Target::Pgn => {
                 let mut text = String::with_capacity(1024);
                 let result = outcome_of(&game.status());
@@ -503,7 +538,17 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 }
                 if selected {
                     self.summary.selected += 1;
-                    if !check {
+                    if matches!(self.config.target, Target::Tsv | Target::Json) {
+                        // The worker left a mark where the number goes.
+                        let mut parts = text.split(|&b| b == NUMBER_MARK);
+                        if let Some(first) = parts.next() {
+                            self.out.write_all(first)?;
+                        }
+                        for part in parts {
+                            write!(self.out, "{number}")?;
+                            self.out.write_all(part)?;
+                        }
+                    } else if !check {
                         self.out.write_all(text)?;
                     }
                 }
@@ -568,6 +613,10 @@ pub fn run<R: Read + Send>(
     err: &mut impl Write,
 ) -> io::Result<Summary> {
     let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+    if let (Target::Tsv, Some(select)) = (config.target, config.select) {
+        let header: Vec<&str> = select.columns.iter().map(|(n, _)| n.as_str()).collect();
+        writeln!(out, "{}", header.join("\t"))?;
+    }
     let mut output = Output {
         out,
         err,

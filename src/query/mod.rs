@@ -15,6 +15,7 @@
 //! assert!(error.to_string().contains("^"));
 //! ```
 
+pub mod columns;
 pub mod cond;
 pub mod eval;
 mod lex;
@@ -31,6 +32,10 @@ pub use lex::Op;
 pub const FIELDS: &str = "white, black, player, event, site, date, year, round, result, \
 whiteelo, blackelo, minelo, maxelo, timecontrol, tag.<Name>, n, plies, end, eco, opening, \
 reach(...), final(...)";
+
+/// The columns of `--to tsv --fields`.
+pub const COLUMNS: &str = "white, black, event, site, date, year, round, result, whiteelo, \
+blackelo, minelo, maxelo, timecontrol, tag.<Name>, n, plies, end, eco, opening, fen, moves, san";
 
 /// The conditions inside `reach(...)` and `final(...)`.
 pub const CONDITIONS: &str = "key, fen, board, material, side, ply, check";
@@ -74,6 +79,8 @@ pub enum Why {
     BadMaterial(String),
     BadSide(String),
     BadDate(String),
+    /// A `--fields` name that is no column.
+    UnknownColumn(String),
     /// More atoms than a game's facts hold.
     TooManyConditions(usize),
 }
@@ -132,6 +139,10 @@ impl fmt::Display for Why {
             Why::BadDate(value) => write!(
                 f,
                 "'{value}' is not a date (YYYY, YYYY.MM or YYYY.MM.DD)"
+            ),
+            Why::UnknownColumn(name) => write!(
+                f,
+                "unknown field '{name}'; the fields are {COLUMNS}"
             ),
             Why::TooManyConditions(max) => {
                 write!(f, "too many comparisons: at most {max} in all")

@@ -88,6 +88,16 @@ pub struct Cli {
     )]
     pub wheres: Vec<String>,
 
+    /// With --pgn --to tsv: the columns, comma-separated (default n,white,black,result,plies;
+    /// any --where field, plus fen, moves, san).
+    #[arg(
+        long,
+        value_name = "LIST",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub fields: Option<String>,
+
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -104,4 +114,8 @@ pub enum To {
     Uci,
     /// A four-field EPD line per position of each correct game.
     Epd,
+    /// A header, then a tab-separated line of --fields per selected game.
+    Tsv,
+    /// A JSON object per selected game (JSON Lines).
+    Json,
 }

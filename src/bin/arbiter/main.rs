@@ -75,14 +75,33 @@ fn main() -> ExitCode {
 fn pgn_mode(cli: &Cli) -> ExitCode {
     use arbiter::pgn::database::{self, Config, Select, Source, Target};
     // Nothing is read before the questions are known to be good.
-    let select = if cli.wheres.is_empty() {
+    let tabular = matches!(cli.to, To::Tsv | To::Json);
+    let select = if cli.wheres.is_empty() && !tabular {
         None
     } else {
         let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
-        match arbiter::query::Query::new(&exprs) {
-            Ok(query) => Some(Select::new(query)),
+        let query = match arbiter::query::Query::new(&exprs) {
+            Ok(query) => query,
             Err(e) => {
                 eprintln!("arbiter: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let fields = cli
+            .fields
+            .as_deref()
+            .unwrap_or("n,white,black,result,plies");
+        match Select::with_fields(query, fields) {
+            Ok(select) => Some(select),
+            Err(error) => {
+                let e = arbiter::query::WhereError {
+                    expr: fields.to_string(),
+                    error,
+                };
+                eprintln!(
+                    "arbiter: {}",
+                    e.to_string().replacen("--where", "--fields", 1)
+                );
                 return ExitCode::from(2);
             }
         }
@@ -126,6 +145,8 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             To::Pgn => Target::Pgn,
             To::Uci => Target::Uci,
             To::Epd => Target::Epd,
+            To::Tsv => Target::Tsv,
+            To::Json => Target::Json,
         },
         jobs,
         keep_broken: cli.keep_broken,
