@@ -170,3 +170,28 @@ fn every_line_of_the_opening_data_replays() {
         );
     }
 }
+
+/// The python-chess cross-check of the questions (`scripts/query-python-check`): a quick
+/// slice of it. Without python-chess it skips as `reference::skip` says (a failure in CI).
+#[test]
+fn python_chess_answers_the_questions_alike() {
+    let Some(python) = crate::reference::python_with("chess.pgn") else {
+        crate::reference::skip(
+            "query-python-check",
+            "python-chess is not importable",
+            "pip install chess",
+        );
+        return;
+    };
+    let out = Command::new(python)
+        .arg(root().join("scripts/query-python-check"))
+        .args(["--games", "120", "--bin", BIN])
+        .output()
+        .expect("run scripts/query-python-check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("games 120 disagreements 0 "),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
