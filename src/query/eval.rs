@@ -149,6 +149,26 @@ impl<'g> GameView<'g> {
 /// Whether some position of the main line, the start included, satisfies every
 /// condition at once.
 fn reaches(game: &Game, conds: &[Cond]) -> bool {
+    // A key asked for is looked for first among the keys the game already holds: a
+    // position's repetition key is its Polyglot key, or that key without the
+    // en-passant file when no capture there is legal. No candidate, no replay.
+    if let Some(key) = conds.iter().find_map(|c| match c {
+        Cond::Key(key) => Some(*key),
+        _ => None,
+    }) {
+        let candidate = |k: u64| k == key || (0..8).any(|file| k ^ ep_file_key(file) == key);
+        if !candidate(game.base().repetition_key()) && !game.keys().any(candidate) {
+            return false;
+        }
+    }
+    reaches_replayed(game, conds)
+}
+
+fn ep_file_key(file: usize) -> u64 {
+    crate::position::ep_key_of_file(file)
+}
+
+fn reaches_replayed(game: &Game, conds: &[Cond]) -> bool {
     let holds = |pos: &Position, ply: usize| conds.iter().all(|c| c.holds(pos, ply));
     let over = |ply: usize| conds.iter().any(|c| c.over_after(ply));
     let mut pos = *game.base();
