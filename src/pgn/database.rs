@@ -50,6 +50,9 @@ pub struct Select {
     pub query: Arc<Query>,
     /// The columns of `--to tsv`, with their names.
     pub columns: Vec<(String, Column)>,
+    /// `--dedup`: a selected game whose main line (start and moves) an earlier selected
+    /// game had is dropped.
+    pub dedup: bool,
 }
 
 impl Select {
@@ -57,6 +60,7 @@ impl Select {
         Select {
             query: Arc::new(query),
             columns: Vec::new(),
+            dedup: false,
         }
     }
 
@@ -66,6 +70,7 @@ impl Select {
         Ok(Select {
             query: Arc::new(query),
             columns,
+            dedup: false,
         })
     }
 }
@@ -111,6 +116,8 @@ pub struct Summary {
     /// tags failed it).
     pub selected: u64,
     pub skipped: u64,
+    /// With `--dedup`: the selected games dropped as repeats of earlier ones.
+    pub duplicates: u64,
 }
 
 /// One PGN source and the name its verdicts give it.
@@ -137,6 +144,8 @@ enum Verdict {
         drawn_at: Option<DrawnAt>,
         /// The answers of the question's atoms (see `Query::select`), 0 without one.
         facts: u64,
+        /// With `--dedup`: the main line's fingerprint (`line_print`).
+        print: u128,
     },
     /// The game's tags failed the question: it was not replayed.
     Skipped,
@@ -213,6 +222,7 @@ impl<'q> Worker<'q> {
                     result,
                     drawn_at,
                     facts: 0,
+                    print: 0,
                 }
             }
             Err(error) => {
@@ -252,6 +262,11 @@ impl<'q> Worker<'q> {
                 let result = outcome_of(&game.status()).token();
                 let plies = game.moves().len();
                 let drawn_at = game.drawn_at();
+                let print = if self.config.select.is_some_and(|s| s.dedup) {
+                    line_print(game)
+                } else {
+                    0
+                };
                 if open {
                     match target {
                         Target::Tsv | Target::Json => {
@@ -272,6 +287,7 @@ impl<'q> Worker<'q> {
                     result,
                     drawn_at,
                     facts,
+                    print,
                 }
             }
             Err(error) => {
@@ -332,6 +348,25 @@ impl<'q> Worker<'q> {
             }
         }
     }
+}
+
+/// A fingerprint of a game's main line: its start position's key and the repetition key
+/// after every move, folded by two independent mixes into 128 bits (two games share it
+/// by chance with odds of about 2^-128 per pair; moves that lead to the same positions
+/// from the same start are the same moves but for castling notation).
+fn line_print(game: &crate::game::Game) -> u128 {
+    let mix = |h: u64, k: u64, m: u64| (h ^ k).wrapping_mul(m).rotate_left(29);
+    let base = game.base().key();
+    let (mut a, mut b) = (
+        base ^ 0x9e37_79b9_7f4a_7c15,
+        base.rotate_left(17) ^ 0xc2b2_ae3d_27d4_eb4f,
+    );
+    for k in game.keys() {
+        a = mix(a, k, 0xff51_afd7_ed55_8ccd);
+        b = mix(b, k.rotate_left(31), 0xc4ce_b9fe_1a85_ec53);
+    }
+    a = mix(a, game.moves().len() as u64, 0xff51_afd7_ed55_8ccd);
+    (u128::from(a) << 64) | u128::from(b)
 }
 
 /// The four-field EPD of a position: placement, side, castling, en passant.
@@ -476,6 +511,8 @@ struct Output<'a, W: Write, E: Write> {
     config: Config<'a>,
     names: &'a [String],
     summary: Summary,
+    /// With `--dedup`: the fingerprints of the selected games' main lines.
+    seen: std::collections::HashSet<u128>,
 }
 
 impl<W: Write, E: Write> Output<'_, W, E> {
@@ -526,13 +563,25 @@ impl<W: Write, E: Write> Output<'_, W, E> {
             .flatten();
         let check = self.config.target == Target::Check;
         match done.verdict {
-            Verdict::Ok { plies, facts, .. } => {
+            Verdict::Ok {
+                plies,
+                facts,
+                print,
+                ..
+            } => {
                 self.summary.ok += 1;
                 self.summary.plies += plies as u64;
-                let selected = self
+                let mut selected = self
                     .config
                     .select
                     .is_none_or(|s| s.query.select(facts, number));
+                if selected
+                    && self.config.select.is_some_and(|s| s.dedup)
+                    && !self.seen.insert(print)
+                {
+                    selected = false;
+                    self.summary.duplicates += 1;
+                }
                 if check {
                     write_verdict(self.out, number, file, &done.verdict, selected)?;
                 }
@@ -595,7 +644,11 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 } else {
                     self.err
                 };
-                writeln!(out, "{line} selected {} skipped {}", s.selected, s.skipped)?;
+                write!(out, "{line} selected {} skipped {}", s.selected, s.skipped)?;
+                if self.config.select.is_some_and(|s| s.dedup) {
+                    write!(out, " duplicates {}", s.duplicates)?;
+                }
+                writeln!(out)?;
             }
         }
         self.out.flush()?;
@@ -623,6 +676,7 @@ pub fn run<R: Read + Send>(
         config,
         names: &names,
         summary: Summary::default(),
+        seen: std::collections::HashSet::new(),
     };
     if sources.iter().all(|s| s.ready) {
         run_files(sources, config, &mut output)?;

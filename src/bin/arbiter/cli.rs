@@ -98,6 +98,11 @@ pub struct Cli {
     )]
     pub fields: Option<String>,
 
+    /// With --pgn: drop a selected game whose main line (start and moves) an earlier
+    /// selected game had, and count it.
+    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    pub dedup: bool,
+
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -76,7 +76,7 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
     use arbiter::pgn::database::{self, Config, Select, Source, Target};
     // Nothing is read before the questions are known to be good.
     let tabular = matches!(cli.to, To::Tsv | To::Json);
-    let select = if cli.wheres.is_empty() && !tabular {
+    let select = if cli.wheres.is_empty() && !tabular && !cli.dedup {
         None
     } else {
         let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
@@ -92,7 +92,10 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             .as_deref()
             .unwrap_or("n,white,black,result,plies");
         match Select::with_fields(query, fields) {
-            Ok(select) => Some(select),
+            Ok(mut select) => {
+                select.dedup = cli.dedup;
+                Some(select)
+            }
             Err(error) => {
                 let e = arbiter::query::WhereError {
                     expr: fields.to_string(),
