@@ -406,3 +406,80 @@ fn eval_tri(expr: &Expr, atom: &mut impl FnMut(usize) -> Option<bool>) -> Option
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Expressions made of the language's own pieces in random orders parse or fail
+    /// with an error inside the text, never panic.
+    #[test]
+    fn random_token_soup_never_panics() {
+        let pieces = [
+            "white",
+            "=",
+            "\"x\"",
+            "and",
+            "or",
+            "not",
+            "(",
+            ")",
+            "reach",
+            "final",
+            "key",
+            "0x463B96181691FC9C",
+            "fen",
+            "board",
+            "\"*/*/*/*/*/*/*/*\"",
+            "material",
+            "~",
+            "\"KRk\"",
+            "side",
+            "white",
+            "ply",
+            "<=",
+            "3",
+            "check",
+            "n",
+            "=~",
+            "\"a(\"",
+            "date",
+            "\"2024.??\"",
+            "^=",
+            "tag.X",
+            "end",
+            "checkmate",
+            "\\",
+            "\"",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for i in 0..(seed % 9) {
+                let piece = pieces[((seed >> (i * 5)) % pieces.len() as u64) as usize];
+                text.push_str(piece);
+                text.push(' ');
+            }
+            match Query::new(&[&text]) {
+                Ok(q) => {
+                    let _ = q.select(seed, seed % 100);
+                }
+                Err(e) => assert!(e.error.at <= text.len(), "{text}: {e:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_parts_of_a_date_never_match() {
+        let q = Query::new(&["date >= \"2024.01\""]).expect("good");
+        assert!(matches!(q.atoms[0].matcher, Some(Matcher::Date(..))));
+        let m = q.atoms[0].matcher.as_ref().expect("matcher");
+        assert!(eval::match_text(m, "2024.03.??"));
+        assert!(!eval::match_text(m, "2024.??.??"));
+        assert!(!eval::match_text(m, "????.??.??"));
+        assert!(!eval::match_text(m, "2023.12.31"));
+    }
+}
