@@ -610,3 +610,24 @@ pub fn pgn(data: &[u8]) {
     read_all(data);
     prefixes_agree(data);
 }
+
+/// Arbitrary bytes as a `--where` expression. Invariants: no panic; an error points
+/// inside the expression (at its end at most) and renders with a caret line; a good
+/// expression evaluates on any facts and number without panicking.
+pub fn query(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match arbiter::query::Query::new(&[text]) {
+        Ok(query) => {
+            for facts in [0, u64::MAX, 0x5555_5555_5555_5555] {
+                let _ = query.select(facts, 1);
+                let _ = query.select(facts, u64::MAX);
+            }
+        }
+        Err(e) => {
+            assert!(e.error.at <= text.len(), "{e:?}");
+            assert!(e.to_string().contains('^'), "{e}");
+        }
+    }
+}

@@ -374,6 +374,12 @@ impl Game {
         self.plies.iter().map(|ply| ply.m)
     }
 
+    /// The repetition keys (`Position::repetition_key`) of the positions the moves led
+    /// to, in order: a position's identity as EPD, kept by the game as it is played.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = u64> + DoubleEndedIterator + '_ {
+        self.plies.iter().map(Ply::key)
+    }
+
     /// How many times the current position has stood on the board since the base.
     pub fn repetitions(&self) -> u32 {
         self.repeated

@@ -66,6 +66,7 @@ mod playouts;
 mod polyglot;
 pub mod position;
 pub mod protocol;
+pub mod query;
 pub mod refusal;
 mod repetition;
 pub mod role;

@@ -65,6 +65,11 @@ pub(crate) fn ep_key(sq: Square) -> u64 {
     RANDOM[EP_KEY_BASE + sq.file().index()]
 }
 
+/// The Polyglot key part of an en-passant file (0 for a, ..., 7 for h).
+pub(crate) fn ep_key_of_file(file: usize) -> u64 {
+    RANDOM[EP_KEY_BASE + (file & 7)]
+}
+
 /// The first rank of a side.
 pub(crate) fn back_rank(color: Color) -> Rank {
     color.fold(Rank::FIRST, Rank::EIGHTH)

@@ -89,3 +89,8 @@ fn the_fixed_positions_of_the_targets_are_valid() {
         assert!(Position::from_fen(fen).is_ok(), "{fen}");
     }
 }
+
+#[test]
+fn query_inputs() {
+    assert!(replay("query", checks::query) > 5);
+}

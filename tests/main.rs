@@ -18,6 +18,7 @@ mod pgn_roundtrip;
 mod pgn_scripts;
 mod properties;
 mod protocol;
+mod query;
 mod reference;
 mod repl;
 mod rules;

@@ -16,6 +16,11 @@ use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use crate::game::DrawnAt;
 use crate::position::Position;
 
+use std::sync::Arc;
+
+use crate::query::columns::{parse_fields, write_json, write_tsv, Column, NUMBER_MARK};
+use crate::query::{GameView, Phase, Query, QueryError, Selector};
+
 use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
@@ -33,11 +38,46 @@ pub enum Target {
     Uci,
     /// One four-field EPD line per position of each correct game's main line.
     Epd,
+    /// A header, then one tab-separated line of the chosen fields per selected game.
+    Tsv,
+    /// One JSON object per selected game (JSON Lines).
+    Json,
+}
+
+/// The questions of a run: which games are selected, and what is done to them.
+#[derive(Clone, Debug)]
+pub struct Select {
+    pub query: Arc<Query>,
+    /// The columns of `--to tsv`, with their names.
+    pub columns: Vec<(String, Column)>,
+    /// `--dedup`: a selected game whose main line (start and moves) an earlier selected
+    /// game had is dropped.
+    pub dedup: bool,
+}
+
+impl Select {
+    pub fn new(query: Query) -> Select {
+        Select {
+            query: Arc::new(query),
+            columns: Vec::new(),
+            dedup: false,
+        }
+    }
+
+    /// With the columns of `--fields` (which may add tags for the query to keep).
+    pub fn with_fields(mut query: Query, fields: &str) -> Result<Select, QueryError> {
+        let columns = parse_fields(fields, &mut query)?;
+        Ok(Select {
+            query: Arc::new(query),
+            columns,
+            dedup: false,
+        })
+    }
 }
 
 /// How a run goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Config {
+#[derive(Clone, Copy, Debug)]
+pub struct Config<'q> {
     pub target: Target,
     /// Threads replaying games; 1 on any input but regular files reads and replays in
     /// one pass.
@@ -47,15 +87,19 @@ pub struct Config {
     pub keep_broken: bool,
     /// Name the file in each verdict (when there are several).
     pub name_files: bool,
+    /// The questions (`--where` and the edits), when there are any: without, every
+    /// game is selected and written as it always was.
+    pub select: Option<&'q Select>,
 }
 
-impl Default for Config {
-    fn default() -> Config {
+impl Default for Config<'_> {
+    fn default() -> Self {
         Config {
             target: Target::Check,
             jobs: 1,
             keep_broken: false,
             name_files: false,
+            select: None,
         }
     }
 }
@@ -68,6 +112,12 @@ pub struct Summary {
     pub errors: u64,
     /// Main-line plies of the correct games.
     pub plies: u64,
+    /// With a question: the games selected, and those skipped without replay (their
+    /// tags failed it).
+    pub selected: u64,
+    pub skipped: u64,
+    /// With `--dedup`: the selected games dropped as repeats of earlier ones.
+    pub duplicates: u64,
 }
 
 /// One PGN source and the name its verdicts give it.
@@ -92,7 +142,13 @@ enum Verdict {
         result: &'static str,
         /// The automatic draw that the moves went on past.
         drawn_at: Option<DrawnAt>,
+        /// The answers of the question's atoms (see `Query::select`), 0 without one.
+        facts: u64,
+        /// With `--dedup`: the main line's fingerprint (`line_print`).
+        print: u128,
     },
+    /// The game's tags failed the question: it was not replayed.
+    Skipped,
     Error {
         code: &'static str,
         /// `ply 5 Ke3` when the error is about a move.
@@ -108,14 +164,14 @@ struct Done {
 }
 
 /// Replays games and writes what the target wants of them.
-struct Worker {
-    config: Config,
+struct Worker<'q> {
+    config: Config<'q>,
     replayer: Replayer,
     epd: String,
 }
 
-impl Worker {
-    fn new(config: Config) -> Worker {
+impl<'q> Worker<'q> {
+    fn new(config: Config<'q>) -> Worker<'q> {
         let options = Options {
             chess960: false,
             strict_result_tag: true,
@@ -124,9 +180,16 @@ impl Worker {
             lean: true,
             comments: false,
         };
+        let mut replayer = Replayer::new(options);
+        if let Some(select) = config.select {
+            replayer.set_selector(Some(Selector::new(
+                Arc::clone(&select.query),
+                config.target == Target::Json,
+            )));
+        }
         Worker {
             config,
-            replayer: Replayer::new(options),
+            replayer,
             epd: String::new(),
         }
     }
@@ -145,6 +208,9 @@ impl Worker {
     /// The verdict on the game the replayer has just read; its conversion goes to
     /// `out`.
     fn settle(&mut self, raw: Option<&[u8]>, out: &mut Vec<u8>) -> Verdict {
+        if self.config.select.is_some() {
+            return self.settle_selected(raw, out);
+        }
         match self.replayer.finish() {
             Ok(()) => {
                 let game = self.replayer.game();
@@ -156,6 +222,73 @@ impl Worker {
                     plies,
                     result,
                     drawn_at,
+                    facts: 0,
+                    print: 0,
+                }
+            }
+            Err(error) => {
+                if self.config.keep_broken && self.config.target != Target::Check {
+                    if let Some(raw) = raw {
+                        out.extend_from_slice(raw.trim_ascii());
+                        out.extend_from_slice(b"\n\n");
+                    }
+                }
+                verdict_of(error)
+            }
+        }
+    }
+
+    /// `settle` with a question: a game whose tags failed it is skipped; a correct
+    /// one gets its facts, and is converted unless they already fail it.
+    #[inline(never)]
+    fn settle_selected(&mut self, raw: Option<&[u8]>, out: &mut Vec<u8>) -> Verdict {
+        if self.replayer.skipped() {
+            return Verdict::Skipped;
+        }
+        match self.replayer.finish() {
+            Ok(()) => {
+                let target = self.config.target;
+                let columns = self.config.select.map_or(&[][..], |s| &s.columns[..]);
+                let Some((selector, game)) = self.replayer.selector_and_game() else {
+                    return Verdict::Skipped;
+                };
+                let mut view = GameView::new(game);
+                let facts = selector.facts(&mut view);
+                // Converted unless the facts already fail it (the number aside).
+                let query = selector.query();
+                let open = query.eval(&mut |i| {
+                    (query.atoms[i].subject.phase() != Phase::Number).then_some(facts >> i & 1 == 1)
+                }) != Some(false);
+                let game = self.replayer.game();
+                let result = outcome_of(&game.status()).token();
+                let plies = game.moves().len();
+                let drawn_at = game.drawn_at();
+                let print = if self.config.select.is_some_and(|s| s.dedup) {
+                    line_print(game)
+                } else {
+                    0
+                };
+                if open {
+                    match target {
+                        Target::Tsv | Target::Json => {
+                            if let Some((selector, game)) = self.replayer.selector_and_game() {
+                                let mut view = GameView::new(game);
+                                if target == Target::Tsv {
+                                    write_tsv(out, columns, selector, &mut view, result);
+                                } else {
+                                    write_json(out, selector, &mut view, result);
+                                }
+                            }
+                        }
+                        _ => self.convert(out),
+                    }
+                }
+                Verdict::Ok {
+                    plies,
+                    result,
+                    drawn_at,
+                    facts,
+                    print,
                 }
             }
             Err(error) => {
@@ -174,7 +307,7 @@ impl Worker {
         let game = self.replayer.game();
         let mode = game.mode();
         match self.config.target {
-            Target::Check => {}
+            Target::Check | Target::Tsv | Target::Json => {}
             Target::Pgn => {
                 let mut text = String::with_capacity(1024);
                 let result = outcome_of(&game.status());
@@ -216,6 +349,25 @@ impl Worker {
             }
         }
     }
+}
+
+/// A fingerprint of a game's main line: its start position's key and the repetition key
+/// after every move, folded by two independent mixes into 128 bits (two games share it
+/// by chance with odds of about 2^-128 per pair; moves that lead to the same positions
+/// from the same start are the same moves but for castling notation).
+fn line_print(game: &crate::game::Game) -> u128 {
+    let mix = |h: u64, k: u64, m: u64| (h ^ k).wrapping_mul(m).rotate_left(29);
+    let base = game.base().key();
+    let (mut a, mut b) = (
+        base ^ 0x9e37_79b9_7f4a_7c15,
+        base.rotate_left(17) ^ 0xc2b2_ae3d_27d4_eb4f,
+    );
+    for k in game.keys() {
+        a = mix(a, k, 0xff51_afd7_ed55_8ccd);
+        b = mix(b, k.rotate_left(31), 0xc4ce_b9fe_1a85_ec53);
+    }
+    a = mix(a, game.moves().len() as u64, 0xff51_afd7_ed55_8ccd);
+    (u128::from(a) << 64) | u128::from(b)
 }
 
 /// The four-field EPD of a position: placement, side, castling, en passant.
@@ -291,6 +443,7 @@ fn write_verdict(
     number: u64,
     file: Option<&str>,
     verdict: &Verdict,
+    selected: bool,
 ) -> io::Result<()> {
     if let (
         None,
@@ -298,8 +451,10 @@ fn write_verdict(
             plies,
             result,
             drawn_at: None,
+            ..
         },
-    ) = (file, verdict)
+        false,
+    ) = (file, verdict, selected)
     {
         // Nearly every line of a check: written without the formatting machinery,
         // which cost more than the rest of the line's work.
@@ -317,22 +472,26 @@ fn write_verdict(
     if let Some(file) = file {
         write!(out, " {file}")?;
     }
+    let mark = if selected { " selected" } else { "" };
     match verdict {
         Verdict::Ok {
             plies,
             result,
             drawn_at: None,
-        } => writeln!(out, " ok {plies} {result}"),
+            ..
+        } => writeln!(out, " ok {plies} {result}{mark}"),
         Verdict::Ok {
             plies,
             result,
             drawn_at: Some(drawn),
+            ..
         } => writeln!(
             out,
-            " ok {plies} {result} drawn-at {} {}",
+            " ok {plies} {result} drawn-at {} {}{mark}",
             drawn.ply,
             drawn.reason.name()
         ),
+        Verdict::Skipped => writeln!(out, " skipped"),
         Verdict::Error {
             code,
             at: Some(at),
@@ -350,13 +509,21 @@ fn write_verdict(
 struct Output<'a, W: Write, E: Write> {
     out: &'a mut W,
     err: &'a mut E,
-    config: Config,
+    config: Config<'a>,
     names: &'a [String],
     summary: Summary,
+    /// With `--dedup`: the fingerprints of the selected games' main lines.
+    seen: std::collections::HashSet<u128>,
 }
 
 impl<W: Write, E: Write> Output<'_, W, E> {
-    fn game(&mut self, done: &Done) -> io::Result<()> {
+    /// Counts and reports one game, writing `text`, what the worker made of it, in its
+    /// place.
+    fn game(&mut self, done: &Done, text: &[u8]) -> io::Result<()> {
+        if self.config.select.is_some() {
+            return self.selected_game(done, text);
+        }
+        self.out.write_all(text)?;
         self.summary.games += 1;
         let number = self.summary.games;
         let file = self
@@ -370,27 +537,120 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 self.summary.plies += plies as u64;
             }
             Verdict::Error { .. } => self.summary.errors += 1,
+            Verdict::Skipped => self.summary.skipped += 1,
         }
         match (&done.verdict, self.config.target) {
-            (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict),
+            (_, Target::Check) => write_verdict(self.out, number, file, &done.verdict, false),
             (Verdict::Error { .. }, _) => {
-                write_verdict(self.err, number, file, &done.verdict)?;
+                write_verdict(self.err, number, file, &done.verdict, false)?;
                 // As each game is reached, not when the run ends: one watching the
                 // reports of a long run sees them as they come.
                 self.err.flush()
             }
-            (Verdict::Ok { .. }, _) => Ok(()),
+            (Verdict::Ok { .. } | Verdict::Skipped, _) => Ok(()),
+        }
+    }
+
+    /// `game` with a question: the game's number decides the atoms on it, a selected
+    /// game is marked (`--to check`) or written, the others are not.
+    #[inline(never)]
+    fn selected_game(&mut self, done: &Done, text: &[u8]) -> io::Result<()> {
+        self.summary.games += 1;
+        let number = self.summary.games;
+        let file = self
+            .config
+            .name_files
+            .then(|| self.names.get(done.file).map(String::as_str))
+            .flatten();
+        let check = self.config.target == Target::Check;
+        match done.verdict {
+            Verdict::Ok {
+                plies,
+                facts,
+                print,
+                ..
+            } => {
+                self.summary.ok += 1;
+                self.summary.plies += plies as u64;
+                let mut selected = self
+                    .config
+                    .select
+                    .is_none_or(|s| s.query.select(facts, number));
+                if selected
+                    && self.config.select.is_some_and(|s| s.dedup)
+                    && !self.seen.insert(print)
+                {
+                    selected = false;
+                    self.summary.duplicates += 1;
+                }
+                if check {
+                    write_verdict(self.out, number, file, &done.verdict, selected)?;
+                }
+                if selected {
+                    self.summary.selected += 1;
+                    if matches!(self.config.target, Target::Tsv | Target::Json) {
+                        // The worker left a mark where the number goes.
+                        let mut parts = text.split(|&b| b == NUMBER_MARK);
+                        if let Some(first) = parts.next() {
+                            self.out.write_all(first)?;
+                        }
+                        for part in parts {
+                            write!(self.out, "{number}")?;
+                            self.out.write_all(part)?;
+                        }
+                    } else if !check {
+                        self.out.write_all(text)?;
+                    }
+                }
+                Ok(())
+            }
+            Verdict::Skipped => {
+                self.summary.skipped += 1;
+                if check {
+                    write!(self.out, "game {number}")?;
+                    if let Some(file) = file {
+                        write!(self.out, " {file}")?;
+                    }
+                    writeln!(self.out, " skipped")?;
+                }
+                Ok(())
+            }
+            Verdict::Error { .. } => {
+                self.summary.errors += 1;
+                if check {
+                    return write_verdict(self.out, number, file, &done.verdict, false);
+                }
+                // A broken game's text is there only with --keep-broken.
+                self.out.write_all(text)?;
+                write_verdict(self.err, number, file, &done.verdict, false)?;
+                self.err.flush()
+            }
         }
     }
 
     fn finish(&mut self) -> io::Result<Summary> {
-        if self.config.target == Target::Check {
-            let s = self.summary;
-            writeln!(
-                self.out,
-                "games {} ok {} errors {} plies {}",
-                s.games, s.ok, s.errors, s.plies
-            )?;
+        let s = self.summary;
+        let line = format!(
+            "games {} ok {} errors {} plies {}",
+            s.games, s.ok, s.errors, s.plies
+        );
+        match (self.config.target, self.config.select) {
+            (Target::Check, None) => writeln!(self.out, "{line}")?,
+            (_, None) => {}
+            // With a question the summary says what it selected, on stderr when the
+            // output is the games.
+            (target, Some(_)) => {
+                let out: &mut dyn Write = if target == Target::Check {
+                    self.out
+                } else {
+                    self.err
+                };
+                write!(out, "{line} selected {} skipped {}", s.selected, s.skipped)?;
+                if self.config.select.is_some_and(|s| s.dedup) {
+                    write!(out, " duplicates {}", s.duplicates)?;
+                }
+                writeln!(out)?;
+            }
         }
         self.out.flush()?;
         self.err.flush()?;
@@ -402,17 +662,22 @@ impl<W: Write, E: Write> Output<'_, W, E> {
 /// verdicts of broken games, when converting, to `err`).
 pub fn run<R: Read + Send>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> io::Result<Summary> {
     let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
+    if let (Target::Tsv, Some(select)) = (config.target, config.select) {
+        let header: Vec<&str> = select.columns.iter().map(|(n, _)| n.as_str()).collect();
+        writeln!(out, "{}", header.join("\t"))?;
+    }
     let mut output = Output {
         out,
         err,
         config,
         names: &names,
         summary: Summary::default(),
+        seen: std::collections::HashSet::new(),
     };
     if sources.iter().all(|s| s.ready) {
         run_files(sources, config, &mut output)?;
@@ -426,7 +691,7 @@ pub fn run<R: Read + Send>(
 
 fn run_sequential<R: Read, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let mut worker = Worker::new(config);
@@ -450,8 +715,7 @@ fn run_sequential<R: Read, W: Write, E: Write>(
             }
             text.clear();
             let verdict = worker.settle(keep_raw.then_some(&raw[..]), &mut text);
-            output.out.write_all(&text)?;
-            output.game(&Done { verdict, file })?;
+            output.game(&Done { verdict, file }, &text)?;
         }
     }
     Ok(())
@@ -523,7 +787,7 @@ struct Answered {
 
 fn run_parallel<R: Read + Send, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let jobs = config.jobs;
@@ -610,7 +874,7 @@ impl<R: Read> Feed<R> {
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(always)]
 fn answer_next<R: Read>(
-    worker: &mut Worker,
+    worker: &mut Worker<'_>,
     feed: &Mutex<Feed<R>>,
     buf: &mut Vec<u8>,
 ) -> Option<Answered> {
@@ -661,7 +925,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// threads and hand-overs than the pipeline: a second job costs little more work.
 fn run_files<R: Read + Send, W: Write, E: Write>(
     sources: Vec<Source<R>>,
-    config: Config,
+    config: Config<'_>,
     output: &mut Output<'_, W, E>,
 ) -> io::Result<()> {
     let feed = Mutex::new(Feed {
@@ -719,7 +983,11 @@ fn run_files<R: Read + Send, W: Write, E: Write>(
 /// one job and many run the same code (docs/performance.md).
 // Forced: --pgn 13% more instructions without its path's forced inlines.
 #[inline(never)]
-fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Answered) -> bool) {
+fn work<R: Read>(
+    config: Config<'_>,
+    feed: &Mutex<Feed<R>>,
+    hand: &mut dyn FnMut(Answered) -> bool,
+) {
     let mut worker = Worker::new(config);
     let mut buf = Vec::new();
     while let Some(answered) = answer_next(&mut worker, feed, &mut buf) {
@@ -732,7 +1000,7 @@ fn work<R: Read>(config: Config, feed: &Mutex<Feed<R>>, hand: &mut dyn FnMut(Ans
 /// The calling thread's part of `run_files`: replays batches while there are any,
 /// writes every answer whose turn has come after each, then waits for the rest.
 fn write_files<R: Read, W: Write, E: Write>(
-    config: Config,
+    config: Config<'_>,
     feed: &Mutex<Feed<R>>,
     order: &Mutex<Order>,
     turn: &Condvar,
@@ -799,14 +1067,13 @@ fn write_answered<W: Write, E: Write>(
 ) -> io::Result<()> {
     let mut from = 0;
     for (end, game) in &answered.games {
-        output.out.write_all(&answered.text[from..*end])?;
+        output.game(game, &answered.text[from..*end])?;
         from = *end;
-        output.game(game)?;
     }
     Ok(())
 }
 
-impl Worker {
+impl Worker<'_> {
     fn batch(&mut self, batch: Batch, pool: &Pool) -> Answered {
         let answered = self.answer(batch.seq, &batch.bytes, &batch.games);
         pool.give(batch.bytes);

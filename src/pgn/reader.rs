@@ -138,6 +138,12 @@ pub trait Visitor {
     }
     /// The tags are over; the movetext begins.
     fn begin_movetext(&mut self) {}
+    /// Whether the movetext just begun is only to be read past (its game is not
+    /// wanted): the reader then skims it, telling the visitor nothing but how it ends,
+    /// for as long as it is plain (moves, move numbers, one-line comments).
+    fn skims(&self) -> bool {
+        false
+    }
     /// A move token, without move number and without `!`/`?` suffixes.
     fn san(&mut self, _san: &[u8]) {}
     /// `--` or `Z0`.
@@ -524,8 +530,73 @@ impl Reader<'_> {
                 if *section != Section::Movetext {
                     *section = Section::Movetext;
                     v.begin_movetext();
+                    if v.skims() {
+                        if let Some(flow) = self.skim(v) {
+                            return flow;
+                        }
+                        return TokenRead::Go;
+                    }
                 }
                 self.movetext(v, byte, depth)
+            }
+        }
+    }
+
+    /// Reads past a movetext nobody replays, from its first token: moves and move
+    /// numbers are checked as `symbol` checks them but not told, one-line comments are
+    /// jumped over, and the game ends at its result token as it would when read. At
+    /// anything else (a variation, a NAG, a comment over several lines, a bad token,
+    /// the end of the input so far) it stops before it, `None`, and the token loop
+    /// reads on from there: the game ends where a full reading ends it.
+    #[inline(never)]
+    fn skim<V: Visitor>(&mut self, v: &mut V) -> Option<TokenRead> {
+        if let Some(end) = jump(&self.input[self.at..]) {
+            let (token, len) = end;
+            self.at += len;
+            v.outcome(token);
+            v.end_game(None);
+            return Some(TokenRead::Done(self.at));
+        }
+        let input = self.input;
+        loop {
+            let at = past_blanks(input, self.at);
+            self.at = at;
+            let &byte = input.get(at)?;
+            if byte == b'{' {
+                let body = at + 1;
+                match memchr2(b'}', b'\n', &input[body..]) {
+                    Some(i) if input[body + i] == b'}' => {
+                        self.at = body + i + 1;
+                        continue;
+                    }
+                    _ => return None,
+                }
+            }
+            if !SYMBOL[usize::from(byte)] {
+                return None;
+            }
+            let len = input[at..]
+                .iter()
+                .take_while(|&&b| SYMBOL[usize::from(b)])
+                .count();
+            if at + len == input.len() {
+                return None;
+            }
+            let symbol = &input[at..at + len];
+            if let Some(outcome) = Outcome::from_token(symbol) {
+                self.at = at + len;
+                v.outcome(outcome);
+                v.end_game(None);
+                return Some(TokenRead::Done(self.at));
+            }
+            // Checked as a full reading checks it, and told to nobody.
+            let mut skip = Skip;
+            match self.symbol(&mut skip, symbol, 0) {
+                TokenRead::Go => self.at = at + len,
+                _ => {
+                    self.at = at;
+                    return None;
+                }
             }
         }
     }
@@ -862,6 +933,43 @@ impl Reader<'_> {
             v.san(san);
         }
     }
+}
+
+/// Where a movetext nobody replays ends, found without reading its tokens: `text`
+/// from the movetext's first token up to the next line that starts with `[` must end
+/// in a result token (after a blank), hold no other result token, `*` or result-like
+/// text anywhere before it (not even in a comment), and no `{` left open. Then a full
+/// reading ends the game at that result too, or fails on the way (a bad move token,
+/// an unmatched parenthesis), and a failed game is read past to that same next line
+/// (`resync`): either way the next game begins at that line. The outcome and the
+/// length up to the end of the result token; `None` when any condition fails (the
+/// caller reads on token by token).
+fn jump(text: &[u8]) -> Option<(Outcome, usize)> {
+    let segment_end = memmem::find(text, b"\n[")?;
+    // The next game's line as `resync` finds it: after a blank line or an Event tag.
+    let lines = &text[..segment_end];
+    let lines = lines.strip_suffix(b"\r").unwrap_or(lines);
+    if !lines.ends_with(b"\n") && !text[segment_end + 1..].starts_with(b"[Event ") {
+        return None;
+    }
+    let segment = lines.trim_ascii_end();
+    let token_start = segment
+        .iter()
+        .rposition(|&b| BLANK[usize::from(b)])
+        .map(|i| i + 1)?;
+    let outcome = Outcome::from_token(&segment[token_start..])?;
+    let before = &segment[..token_start];
+    if memchr(b'*', before).is_some()
+        || memmem::find(before, b"1-0").is_some()
+        || memmem::find(before, b"0-1").is_some()
+        || memmem::find(before, b"1/2").is_some()
+    {
+        return None;
+    }
+    if let Some(open) = memchr::memrchr(b'{', before) {
+        memchr(b'}', &before[open..])?;
+    }
+    Some((outcome, segment.len()))
 }
 
 /// The length of the clock comment an online game gives after each move,

@@ -16,6 +16,7 @@ use super::writer::{
     TERMINATION,
 };
 use crate::excerpt::Excerpt;
+use crate::query::Selector;
 use crate::refusal::{MoveRef, Refusal};
 
 /// Why the result of a game cannot stand.
@@ -264,6 +265,11 @@ pub struct Replayer {
     /// One bit per hash of the names in `tag_names`, so that a name is looked for there
     /// only when its bit is already set.
     tag_bits: u64,
+    /// The question the games are selected by, when there is one: it hears every tag,
+    /// and a game whose tags already fail it is not replayed.
+    selector: Option<Box<Selector>>,
+    /// The game's tags failed the selector: its moves are read but not replayed.
+    skipped: bool,
 }
 
 /// The bit (below 32) of `Replayer::tag_bits` that stands for a tag name of the roster
@@ -350,7 +356,35 @@ impl Replayer {
             tag_names: Vec::new(),
             tagged: false,
             tag_bits: 0,
+            selector: None,
+            skipped: false,
         }
+    }
+
+    /// Selects games by a question: a game whose tags fail it is read to its end
+    /// without being replayed (`skipped`).
+    pub fn set_selector(&mut self, selector: Option<Selector>) {
+        self.selector = selector.map(Box::new);
+    }
+
+    pub fn selector_mut(&mut self) -> Option<&mut Selector> {
+        self.selector.as_deref_mut()
+    }
+
+    /// The selector and the game just read, borrowed together.
+    pub fn selector_and_game(&mut self) -> Option<(&mut Selector, &Game)> {
+        Some((self.selector.as_deref_mut()?, &self.game))
+    }
+
+    /// Whether the game just read was skipped without replay, its tags failing the
+    /// selector (a game with no movetext is decided here).
+    pub fn skipped(&mut self) -> bool {
+        if !self.skipped && !self.started {
+            if let Some(selector) = &mut self.selector {
+                self.skipped = selector.failed();
+            }
+        }
+        self.skipped
     }
 
     /// Whether the game has given a tag of this name before (and notes it). The names
@@ -480,6 +514,9 @@ impl Replayer {
                 text_of(name),
                 c,
             )));
+        }
+        if let Some(selector) = &mut self.selector {
+            selector.tag(name, value);
         }
         // The tags that shape the game are all common ones: their bits tell them.
         if self.options.skip_tags && common.is_none_or(|bit| SHAPING_TAGS & 1 << bit == 0) {
@@ -668,6 +705,10 @@ impl Visitor for Replayer {
         self.tag_names.clear();
         self.tagged = false;
         self.tag_bits = 0;
+        self.skipped = false;
+        if let Some(selector) = &mut self.selector {
+            selector.begin();
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
@@ -679,7 +720,17 @@ impl Visitor for Replayer {
         self.take_tag(name, value, None);
     }
 
+    fn skims(&self) -> bool {
+        self.skipped
+    }
+
     fn begin_movetext(&mut self) {
+        if let Some(selector) = &mut self.selector {
+            if selector.failed() {
+                self.skipped = true;
+                return;
+            }
+        }
         if let Err(error) = self.start() {
             self.fail(error);
         }

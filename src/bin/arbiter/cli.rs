@@ -55,7 +55,7 @@ pub struct Cli {
 
     /// Check or convert the games of PGN files instead of speaking the protocol
     /// (docs/pgn.md); FILE... are then PGN files ("-" or none: stdin).
-    #[arg(long)]
+    #[arg(long, help_heading = "Game databases (with --pgn)")]
     pub pgn: bool,
 
     /// With --pgn: what to write of each game.
@@ -64,18 +64,44 @@ pub struct Cli {
         value_enum,
         value_name = "WHAT",
         default_value = "check",
-        requires = "pgn"
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
     )]
     pub to: To,
 
     /// With --pgn: threads replaying games (default: the available cores).
-    #[arg(long, value_name = "N", requires = "pgn", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", requires = "pgn", help_heading = "Game databases (with --pgn)", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 
     /// With --pgn --to pgn|uci|epd: write broken games as they were read instead of
     /// leaving them out.
-    #[arg(long, requires = "pgn")]
+    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
     pub keep_broken: bool,
+
+    /// With --pgn: select the games for which EXPR holds (repeatable: all must hold),
+    /// e.g. 'minelo >= 2400 and reach(material "KRkr")' (docs/pgn.md, "Questions").
+    #[arg(
+        long = "where",
+        value_name = "EXPR",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub wheres: Vec<String>,
+
+    /// With --pgn --to tsv: the columns, comma-separated (default n,white,black,result,plies;
+    /// any --where field, plus fen, moves, san).
+    #[arg(
+        long,
+        value_name = "LIST",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub fields: Option<String>,
+
+    /// With --pgn: drop a selected game whose main line (start and moves) an earlier
+    /// selected game had, and count it.
+    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    pub dedup: bool,
 
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
@@ -93,4 +119,8 @@ pub enum To {
     Uci,
     /// A four-field EPD line per position of each correct game.
     Epd,
+    /// A header, then a tab-separated line of --fields per selected game.
+    Tsv,
+    /// A JSON object per selected game (JSON Lines).
+    Json,
 }

@@ -73,7 +73,42 @@ fn main() -> ExitCode {
 /// `--pgn`: every game of the files checked or converted; exit 0 when all are
 /// correct, 1 when any is not, 2 when a file cannot be read.
 fn pgn_mode(cli: &Cli) -> ExitCode {
-    use arbiter::pgn::database::{self, Config, Source, Target};
+    use arbiter::pgn::database::{self, Config, Select, Source, Target};
+    // Nothing is read before the questions are known to be good.
+    let tabular = matches!(cli.to, To::Tsv | To::Json);
+    let select = if cli.wheres.is_empty() && !tabular && !cli.dedup {
+        None
+    } else {
+        let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
+        let query = match arbiter::query::Query::new(&exprs) {
+            Ok(query) => query,
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let fields = cli
+            .fields
+            .as_deref()
+            .unwrap_or("n,white,black,result,plies");
+        match Select::with_fields(query, fields) {
+            Ok(mut select) => {
+                select.dedup = cli.dedup;
+                Some(select)
+            }
+            Err(error) => {
+                let e = arbiter::query::WhereError {
+                    expr: fields.to_string(),
+                    error,
+                };
+                eprintln!(
+                    "arbiter: {}",
+                    e.to_string().replacen("--where", "--fields", 1)
+                );
+                return ExitCode::from(2);
+            }
+        }
+    };
     let mut unreadable = false;
     let mut sources: Vec<Source<Box<dyn io::Read + Send>>> = Vec::new();
     let paths: Vec<PathBuf> = if cli.files.is_empty() {
@@ -113,10 +148,13 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             To::Pgn => Target::Pgn,
             To::Uci => Target::Uci,
             To::Epd => Target::Epd,
+            To::Tsv => Target::Tsv,
+            To::Json => Target::Json,
         },
         jobs,
         keep_broken: cli.keep_broken,
         name_files: paths.len() > 1,
+        select: select.as_ref(),
     };
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());
