@@ -53,6 +53,8 @@ pub struct Select {
     /// `--dedup`: a selected game whose main line (start and moves) an earlier selected
     /// game had is dropped.
     pub dedup: bool,
+    /// `--label`: each EPD line of `--to epd` ends with `id "<n>.<ply>";`.
+    pub label: bool,
 }
 
 impl Select {
@@ -61,6 +63,7 @@ impl Select {
             query: Arc::new(query),
             columns: Vec::new(),
             dedup: false,
+            label: false,
         }
     }
 
@@ -71,6 +74,7 @@ impl Select {
             query: Arc::new(query),
             columns,
             dedup: false,
+            label: false,
         })
     }
 }
@@ -339,6 +343,22 @@ impl<'q> Worker<'q> {
                 }
                 out.push(b'\n');
             }
+            Target::Epd if self.config.select.is_some_and(|s| s.label) => {
+                let mut pos = *game.base();
+                let mut moves = game.moves();
+                for ply in 0..=game.moves().len() {
+                    if ply > 0 {
+                        if let Some(m) = moves.next() {
+                            pos.play_unchecked(m);
+                        }
+                    }
+                    write_epd(out, &pos, &mut self.epd);
+                    out.pop();
+                    out.extend_from_slice(b" id \"");
+                    out.push(NUMBER_MARK);
+                    let _ = writeln!(out, ".{ply}\";");
+                }
+            }
             Target::Epd => {
                 let mut pos = *game.base();
                 write_epd(out, &pos, &mut self.epd);
@@ -588,7 +608,9 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 }
                 if selected {
                     self.summary.selected += 1;
-                    if matches!(self.config.target, Target::Tsv | Target::Json) {
+                    let marked = matches!(self.config.target, Target::Tsv | Target::Json)
+                        || self.config.select.is_some_and(|s| s.label);
+                    if marked {
                         // The worker left a mark where the number goes.
                         let mut parts = text.split(|&b| b == NUMBER_MARK);
                         if let Some(first) = parts.next() {

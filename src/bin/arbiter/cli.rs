@@ -103,6 +103,10 @@ pub struct Cli {
     #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
     pub dedup: bool,
 
+    /// With --pgn --to epd: end each line with id "<n>.<ply>"; (game number, ply).
+    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    pub label: bool,
+
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -76,7 +76,7 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
     use arbiter::pgn::database::{self, Config, Select, Source, Target};
     // Nothing is read before the questions are known to be good.
     let tabular = matches!(cli.to, To::Tsv | To::Json);
-    let select = if cli.wheres.is_empty() && !tabular && !cli.dedup {
+    let select = if cli.wheres.is_empty() && !tabular && !cli.dedup && !cli.label {
         None
     } else {
         let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
@@ -94,6 +94,7 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
         match Select::with_fields(query, fields) {
             Ok(mut select) => {
                 select.dedup = cli.dedup;
+                select.label = cli.label && cli.to == To::Epd;
                 Some(select)
             }
             Err(error) => {
