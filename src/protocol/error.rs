@@ -87,6 +87,13 @@ pub enum ProtocolError {
     /// A process-wide command (its keyword) on a line that names a game or carries
     /// `if <version>`.
     ProcessWide(&'static str),
+    /// `position pgn` or `pgn save` on a path that is no regular file (what it is).
+    NotRegularFile {
+        path: String,
+        kind: &'static str,
+    },
+    /// `position pgn` or `pgn save` on the process's own stdin, stdout or command file.
+    OwnInput(String),
 }
 
 impl ProtocolError {
@@ -117,6 +124,8 @@ impl ProtocolError {
             ProtocolError::NoMoveToTakeBack(_) => "nothing-to-undo",
             ProtocolError::CloseDefault => "bad-argument",
             ProtocolError::ProcessWide(_) => "process-wide",
+            ProtocolError::NotRegularFile { .. } => "not-a-regular-file",
+            ProtocolError::OwnInput(_) => "own-input",
         }
     }
 
@@ -221,6 +230,16 @@ impl fmt::Display for ProtocolError {
             ProtocolError::CloseDefault => {
                 f.write_str("close takes a game: game <name> close (the default game stays open)")
             }
+            ProtocolError::NotRegularFile { path, kind } => write!(
+                f,
+                "{} is {kind}, not a regular file: nothing was read or written",
+                PathExcerpt(path)
+            ),
+            ProtocolError::OwnInput(path) => write!(
+                f,
+                "{} is the protocol's own input or output (stdin, stdout or a command file): it is never read or written as PGN",
+                PathExcerpt(path)
+            ),
             ProtocolError::ProcessWide(keyword) => write!(
                 f,
                 "{keyword} acts on the whole process: it takes no game <name> or if <version>; nothing was done"

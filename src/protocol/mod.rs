@@ -14,6 +14,7 @@ pub mod answer;
 pub mod clock;
 pub mod command;
 mod error;
+pub mod files;
 mod help;
 mod job;
 mod json;
