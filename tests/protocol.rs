@@ -976,29 +976,7 @@ fn position_pgn_refuses_a_game_past_the_limit_wherever_it_is_read_from() {
              error no-such-game {path} holds 3 games, so there is no game 4\n"
         ),
     );
-    // Through a pipe the file arrives in small reads: the same answers.
-    let fifo = std::env::temp_dir().join(format!("arbiter-protocol-{}.fifo", std::process::id()));
-    let _ = std::fs::remove_file(&fifo);
-    let made = Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        eprintln!("skipped the pipe: mkfifo is not available");
-        return;
-    }
-    let pipe = fifo.display().to_string();
-    let writer = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || {
-            // The arbiter stops reading after the game it wants: a broken pipe is fine.
-            let _ = std::fs::write(fifo, bytes);
-        })
-    };
-    let run = arbiter(&[], format!("position pgn {pipe} 2\n"));
-    writer.join().expect("writer thread");
-    let _ = std::fs::remove_file(&fifo);
-    assert_eq!(
-        run.stdout,
-        "error game-too-long game 2: the game is longer than 1048576 bytes\n"
-    );
+    // A pipe is refused before it is read (tests/own_files.rs): only regular files hold PGN.
 }
 
 /// Game `n` of the many-games file: its own tags and a short random legal game.

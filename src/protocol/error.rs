@@ -92,6 +92,13 @@ pub enum ProtocolError {
     /// A process-wide command (its keyword) on a line that names a game or carries
     /// `if <version>`.
     ProcessWide(&'static str),
+    /// `position pgn` or `pgn save` on a path that is no regular file (what it is).
+    NotRegularFile {
+        path: String,
+        kind: &'static str,
+    },
+    /// `position pgn` or `pgn save` on the process's own stdin, stdout or command file.
+    OwnInput(String),
 }
 
 impl ProtocolError {
@@ -124,6 +131,8 @@ impl ProtocolError {
             ProtocolError::BadJson(_) => "bad-json",
             ProtocolError::BadState(_) => "bad-state",
             ProtocolError::ProcessWide(_) => "process-wide",
+            ProtocolError::NotRegularFile { .. } => "not-a-regular-file",
+            ProtocolError::OwnInput(_) => "own-input",
         }
     }
 
@@ -230,6 +239,16 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::BadJson(why) => write!(f, "restore takes a JSON object: {why}"),
             ProtocolError::BadState(why) => write!(f, "{why}"),
+            ProtocolError::NotRegularFile { path, kind } => write!(
+                f,
+                "{} is {kind}, not a regular file: nothing was read or written",
+                PathExcerpt(path)
+            ),
+            ProtocolError::OwnInput(path) => write!(
+                f,
+                "{} is the protocol's own input or output (stdin, stdout or a command file): it is never read or written as PGN",
+                PathExcerpt(path)
+            ),
             ProtocolError::ProcessWide(keyword) => write!(
                 f,
                 "{keyword} acts on the whole process: it takes no game <name> or if <version>; nothing was done"

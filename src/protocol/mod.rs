@@ -15,6 +15,7 @@ pub mod answer;
 pub mod clock;
 pub mod command;
 mod error;
+pub mod files;
 mod help;
 mod job;
 mod json;

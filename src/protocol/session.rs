@@ -552,10 +552,13 @@ impl Record {
                 *self = record;
             }
             Command::PgnSave(path) => {
-                std::fs::write(path, self.pgn()).map_err(|e| ProtocolError::UnwritableFile {
+                let unwritable = |e: std::io::Error| ProtocolError::UnwritableFile {
                     path: path.to_string(),
                     reason: e.to_string(),
-                })?;
+                };
+                let mut file = super::files::open_write(path)
+                    .map_err(|e| e.into_protocol(path, unwritable))?;
+                std::io::Write::write_all(&mut file, self.pgn().as_bytes()).map_err(unwritable)?;
             }
             command => return self.act(settings, clock, command),
         }
@@ -1025,7 +1028,7 @@ fn load_pgn(settings: &Settings, path: &str, number: usize) -> Result<Loaded, Pr
         path: path.to_string(),
         reason: e.to_string(),
     };
-    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let file = super::files::open_read(path).map_err(|e| e.into_protocol(path, unreadable))?;
     let mut reader = GameReader::new(file);
     for found in 0..number - 1 {
         if reader.next_game(&mut Skip).map_err(unreadable)? == Next::End {

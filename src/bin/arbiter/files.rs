@@ -57,6 +57,8 @@ pub fn open_named(path: &Path) -> io::Result<Named<File>> {
             io::Error::new(io::ErrorKind::IsADirectory, "is a directory"),
         ));
     }
+    // The protocol never reads a command file as PGN, nor overwrites it.
+    arbiter::protocol::files::protect(&file);
     Ok(Named { name, inner: file })
 }
 
