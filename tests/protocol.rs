@@ -1097,3 +1097,34 @@ fn position_pgn_reads_a_file_whose_last_game_is_cut() {
         );
     }
 }
+
+/// `--safe` refuses each command that touches a file or runs a perft, and the file a
+/// refused `pgn save` names is not created; everything else still works.
+#[test]
+fn safe_flag_refuses_files_and_perft() {
+    let saved = std::env::temp_dir().join(format!("arbiter-safe-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&saved);
+    let run = arbiter(
+        &["--safe"],
+        format!(
+            "position pgn Cargo.toml\n\
+             pgn save {}\n\
+             go perft 1\n\
+             perft 1\n\
+             setoption name Safe value false\n\
+             position startpos moves e4\n\
+             fen\n",
+            saved.display()
+        ),
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{}", run.stdout);
+    for line in &lines[..5] {
+        assert!(line.starts_with("error not-allowed "), "{line}");
+    }
+    assert_eq!(
+        lines[5],
+        "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert!(!saved.exists());
+}

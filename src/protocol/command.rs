@@ -136,6 +136,21 @@ impl<'a> Command<'a> {
         }
     }
 
+    /// The command's name, when safe mode refuses it: it touches files or runs work
+    /// without a bound.
+    pub fn unsafe_keyword(&self) -> Option<&'static str> {
+        match self {
+            Command::Position {
+                start: Start::Pgn { .. },
+                ..
+            } => Some("position pgn"),
+            Command::PgnSave(_) => Some("pgn save"),
+            Command::GoPerft(_) => Some("go perft"),
+            Command::Perft(_) => Some("perft"),
+            _ => None,
+        }
+    }
+
     /// Parses a line; `None` for a blank line or a `#` comment.
     pub fn parse(line: &'a str) -> Result<Option<Command<'a>>, ProtocolError> {
         // The two lines a client sends after every move, as clients write them, skip

@@ -92,6 +92,8 @@ pub enum ProtocolError {
     /// A process-wide command (its keyword) on a line that names a game or carries
     /// `if <version>`.
     ProcessWide(&'static str),
+    /// A command safe mode refuses (its name), or the attempt to leave safe mode.
+    NotAllowed(&'static str),
     /// `position pgn` or `pgn save` on a path that is no regular file (what it is).
     NotRegularFile {
         path: String,
@@ -131,6 +133,7 @@ impl ProtocolError {
             ProtocolError::BadJson(_) => "bad-json",
             ProtocolError::BadState(_) => "bad-state",
             ProtocolError::ProcessWide(_) => "process-wide",
+            ProtocolError::NotAllowed(_) => "not-allowed",
             ProtocolError::NotRegularFile { .. } => "not-a-regular-file",
             ProtocolError::OwnInput(_) => "own-input",
         }
@@ -248,6 +251,10 @@ impl fmt::Display for ProtocolError {
                 f,
                 "{} is the protocol's own input or output (stdin, stdout or a command file): it is never read or written as PGN",
                 PathExcerpt(path)
+            ),
+            ProtocolError::NotAllowed(what) => write!(
+                f,
+                "{what} is not allowed in safe mode (files and unbounded work are refused; safe mode stays on)"
             ),
             ProtocolError::ProcessWide(keyword) => write!(
                 f,

@@ -49,6 +49,10 @@ pub const OPTIONS: &[UciOption] = &[
             max: MAX_MAX_GAMES,
         },
     },
+    UciOption {
+        name: "Safe",
+        kind: OptionKind::Check { default: false },
+    },
 ];
 
 /// How many named games may be open at once unless `MaxGames` says otherwise: a few
@@ -64,6 +68,7 @@ pub(super) enum OptionValue {
     Threads(u32),
     Json(bool),
     MaxGames(u32),
+    Safe(bool),
 }
 
 /// The option `setoption` names, with its new value. Names and values are
@@ -98,8 +103,11 @@ pub(super) fn parse_option(name: &str, value: Option<&str>) -> Result<OptionValu
             )),
         };
     }
+    if name.eq_ignore_ascii_case("Safe") {
+        return parse_check("Safe", value).map(OptionValue::Safe);
+    }
     Err(ProtocolError::BadOption(format!(
-        "unknown option '{}' (the options are UCI_Chess960, Threads, JSON and MaxGames)",
+        "unknown option '{}' (the options are UCI_Chess960, Threads, JSON, MaxGames and Safe)",
         Excerpt(name)
     )))
 }

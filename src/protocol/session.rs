@@ -51,6 +51,8 @@ struct Settings {
     /// Perft threads; 0 is one per available core.
     threads: u32,
     max_games: u32,
+    /// Safe mode: no command touches a file or runs unbounded work. Once on, it stays.
+    safe: bool,
 }
 
 /// One game and what the protocol keeps beside it. The game keeps the castling
@@ -115,6 +117,7 @@ impl Default for Session {
                 json: false,
                 threads: 0,
                 max_games: DEFAULT_MAX_GAMES,
+                safe: false,
             },
             clock: VersionClock::new(),
         }
@@ -203,6 +206,12 @@ impl Session {
         self.settings.json = format == Format::Json;
     }
 
+    /// Safe mode, for a server: `position pgn`, `pgn save`, `go perft` and `perft` are
+    /// refused with `not-allowed`. It cannot be turned off again.
+    pub fn set_safe(&mut self) {
+        self.settings.safe = true;
+    }
+
     /// The threads a perft uses now.
     pub fn perft_threads(&self) -> usize {
         self.settings.perft_threads()
@@ -258,6 +267,9 @@ impl Session {
         // Checked before the game is looked up: the line is wrong whatever the game.
         if let Some(keyword) = command.process_wide().filter(|_| prefixed.is_addressed()) {
             return error(ProtocolError::ProcessWide(keyword));
+        }
+        if let Some(keyword) = command.unsafe_keyword().filter(|_| self.settings.safe) {
+            return error(ProtocolError::NotAllowed(keyword));
         }
         let settings = self.settings;
         let record = match prefixed.game.map(NameRef::to_name) {
@@ -515,6 +527,11 @@ impl Record {
                 OptionValue::Threads(n) => settings.threads = n,
                 OptionValue::Json(on) => settings.json = on,
                 OptionValue::MaxGames(n) => settings.max_games = n,
+                OptionValue::Safe(true) => settings.safe = true,
+                OptionValue::Safe(false) if settings.safe => {
+                    return Err(ProtocolError::NotAllowed("setoption name Safe value false"))
+                }
+                OptionValue::Safe(false) => {}
             },
             Command::Position {
                 start: Start::Pgn { path, game },

@@ -44,6 +44,11 @@ pub struct Cli {
     #[arg(long, conflicts_with = "pgn")]
     pub json: bool,
 
+    /// Safe mode, for a server: refuse every command that touches files or runs
+    /// unbounded work (position pgn, pgn save, go perft, perft) with not-allowed.
+    #[arg(long, conflicts_with = "pgn")]
+    pub safe: bool,
+
     /// In the REPL, draw the board of `d` as text rather than in colour (as do
     /// NO_COLOR and TERM=dumb).
     #[arg(long)]

@@ -50,6 +50,9 @@ fn main() -> ExitCode {
     if cli.json {
         session.set_format(Format::Json);
     }
+    if cli.safe {
+        session.set_safe();
+    }
     let mut runner = Runner::new(session, out, cli.echo);
     if coloured_board(&cli) {
         runner.set_board_style(BoardStyle::Drawn(board::render));
