@@ -32,6 +32,7 @@ option name UCI_Chess960 type check default false
 option name Threads type spin default 0 min 0 max 256
 option name JSON type check default false
 option name MaxGames type spin default 10000 min 0 max 10000000
+option name Safe type check default false
 uciok
 ",
     },
@@ -60,8 +61,9 @@ history
         syntax: "setoption name UCI_Chess960 value true|false\n\
                  setoption name Threads value <n>\n\
                  setoption name JSON value true|false\n\
-                 setoption name MaxGames value <n>",
-        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), JSON Lines answers, or the most named games open at once; answers nothing (ok when the line has a request id)",
+                 setoption name MaxGames value <n>\n\
+                 setoption name Safe value true",
+        summary: "sets an option: king-takes-rook castling from the next game on, the threads of perft (0: one per core), JSON Lines answers, the most named games open at once, or safe mode (no files, no perft; it stays on); answers nothing (ok when the line has a request id)",
         example: "\
 > setoption name UCI_Chess960 value true
 > position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1
