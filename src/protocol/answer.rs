@@ -162,6 +162,7 @@ pub const HELP: &[&str] = &[
     "setoption name Threads value <n>: threads for perft (0: one per core)",
     "setoption name JSON value true|false: answers as JSON Lines",
     "setoption name MaxGames value <n>: the most named games open at once",
+    "setoption name Safe value true: safe mode, no files and no perft (it stays on)",
     "position startpos|fen <FEN> [chess960] [moves <move>...]|pgn <file> [<n>]: replace the game",
     "d: board, FEN, Polyglot key, checkers",
     "go perft <depth>: nodes per legal move, then the total",
