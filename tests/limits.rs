@@ -275,3 +275,68 @@ fn control_and_non_utf8_bytes_never_stop_the_answers() {
     }
     assert_eq!(i, lines.len());
 }
+
+/// A legal game of 10,000 plies that no rule ends (`scripts/gen-long-game --seed 1`).
+const LONG_GAME: &str = include_str!("data/long-game-10000.uci");
+
+/// Its final position, as python-chess plays the moves.
+const LONG_GAME_FEN: &str = "8/7P/8/3p2K1/p2P4/P7/7B/2k5 w - - 23 5001";
+
+fn long_game_line(name: &str) -> String {
+    format!("game {name} position startpos moves {}\n", LONG_GAME.trim())
+}
+
+/// The longest game a server is documented to hold: replayed, still active, and its
+/// `state` (about 128 KiB on one line) restored byte for byte in a fresh process.
+#[test]
+fn a_ten_thousand_ply_game_is_served_and_restored() {
+    let input = format!(
+        "{}game long fen\ngame long status\ngame long state\n",
+        long_game_line("long")
+    );
+    let (out, err, code) = run(input.as_bytes());
+    assert_eq!((err.as_str(), code), ("", Some(0)));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], format!("game long fen {LONG_GAME_FEN}"));
+    assert_eq!(lines[1], "game long status active");
+    let state = lines[2]
+        .strip_prefix("game long state ")
+        .expect("a state answer");
+    assert!(state.len() < 192 << 10, "state of {} bytes", state.len());
+    let again = format!("game long restore {state}\ngame long state\n");
+    let (out, err, code) = run(again.as_bytes());
+    assert_eq!((err.as_str(), code), ("", Some(0)));
+    assert_eq!(out, format!("{}\n", lines[2]));
+}
+
+/// Memory per game grows with its length by about sixteen bytes a ply: fifty games of
+/// 10,000 plies stay under 256 KiB each.
+#[test]
+fn a_ten_thousand_ply_game_takes_under_256_kib() {
+    const GAMES: u64 = 50;
+    let mut child = spawn_arbiter(&[]);
+    let pid = child.id();
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut sync = |stdin: &mut std::process::ChildStdin| {
+        stdin.write_all(b"isready\n").expect("write");
+        stdin.flush().expect("flush");
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("read");
+        assert_eq!(line, "readyok\n");
+    };
+    sync(&mut stdin);
+    let before = proc_kib(pid, "VmRSS:");
+    for game in 0..GAMES {
+        stdin
+            .write_all(long_game_line(&format!("g{game}")).as_bytes())
+            .expect("write a game");
+    }
+    sync(&mut stdin);
+    let after = proc_kib(pid, "VmRSS:");
+    drop(stdin);
+    child.wait().expect("wait");
+    let per_game = (after - before) / GAMES;
+    eprintln!("{GAMES} games of 10,000 plies: {per_game} KiB each");
+    assert!(per_game < 256, "{per_game} KiB per game");
+}

@@ -368,3 +368,73 @@ fn silent_commands_with_an_id_answer_ok_in_their_turn_during_a_perft() {
     assert_eq!(client.next(), "@q ok");
     assert_eq!(client.finish(), Some(0));
 }
+
+/// Writes `lines` to the process's input from a thread of its own, counting the bytes
+/// the pipe took: a full queue leaves the writer blocked.
+fn write_in_background(
+    stdin: ChildStdin,
+    lines: impl Iterator<Item = String> + Send + 'static,
+) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let written = std::sync::Arc::new(AtomicU64::new(0));
+    let count = written.clone();
+    std::thread::spawn(move || {
+        let mut stdin = stdin;
+        for line in lines {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+            count.fetch_add(line.len() as u64, Ordering::Relaxed);
+        }
+    });
+    written
+}
+
+/// 100 MB of commands sent while a perft runs: past the queue's bound they wait in the
+/// pipe, so the writer blocks after a few MiB and the process's memory stays small.
+#[test]
+fn input_queued_during_a_perft_is_bounded() {
+    use std::sync::atomic::Ordering;
+    const FLOOD: u64 = 100_000_000;
+    let mut client = Client::start(&[]);
+    let pid = client.child.id();
+    client.send(DEEP);
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    let stdin = client.stdin.take().expect("stdin");
+    let lines = (0..FLOOD / 4).map(|_| "fen\n".to_string());
+    let written = write_in_background(stdin, lines);
+    // The writer stops advancing once the queue and the pipe are full.
+    let mut last = u64::MAX;
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        std::thread::sleep(Duration::from_millis(300));
+        let now = written.load(Ordering::Relaxed);
+        if now == last {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the writer never blocked");
+        last = now;
+    }
+    assert!(last < 16 << 20, "{last} bytes taken in while a perft runs");
+    let peak = crate::limits::proc_kib(pid, "VmHWM:");
+    assert!(peak < 48 * 1024, "peak resident memory {peak} KiB");
+}
+
+/// Lines sent past the queue's bound during a perft are read later, none lost: every
+/// one is answered after the perft, in order.
+#[test]
+fn lines_past_the_queue_bound_are_all_answered_in_order() {
+    const LINES: usize = 600_000;
+    let mut client = Client::start(&[]);
+    client.send("go perft 7");
+    client.send("isready");
+    assert_eq!(client.next(), "readyok");
+    let stdin = client.stdin.take().expect("stdin");
+    let lines = (0..LINES).map(|i| format!("@{i} turn\n"));
+    let _written = write_in_background(stdin, lines);
+    client.until("Nodes searched:");
+    for i in 0..LINES {
+        assert_eq!(client.next(), format!("@{i} turn white"));
+    }
+}

@@ -33,6 +33,11 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// stop, beyond the stop itself.
 const HANGUP_CHECK: Duration = Duration::from_millis(10);
 
+/// The most input held in memory while a job runs: lines past it stay in the pipe,
+/// unread, until the worker has answered enough of the queue (a `stop` or `isready`
+/// behind them is then read late). Four lines of the longest kind fit.
+pub const MAX_QUEUED: usize = 4 * MAX_LINE;
+
 /// One line read from the input.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
@@ -274,6 +279,17 @@ enum Queued {
     },
 }
 
+impl Queued {
+    /// What the entry costs in memory, for the bound on queued input.
+    fn weight(&self) -> usize {
+        let text = match self {
+            Queued::Line { text, .. } => text.len(),
+            Queued::Refused { id, .. } => id.as_ref().map_or(0, String::len),
+        };
+        text + std::mem::size_of::<Queued>()
+    }
+}
+
 /// Everything the reader and the worker share, behind one lock.
 struct Core<W> {
     session: Session,
@@ -285,12 +301,30 @@ struct Core<W> {
     /// Nobody reads the answers any more: every job left stops at once.
     quitting: bool,
     queue: VecDeque<Queued>,
+    /// The bytes `queue` holds, counted by `Queued::weight`; at most about `MAX_QUEUED`.
+    queued: usize,
     /// An output error the worker met, for the reader to return.
     error: Option<io::Error>,
     board: BoardStyle,
 }
 
 impl<W: Write> Core<W> {
+    fn enqueue(&mut self, queued: Queued) {
+        self.queued += queued.weight();
+        self.queue.push_back(queued);
+    }
+
+    fn dequeue(&mut self) -> Option<Queued> {
+        let queued = self.queue.pop_front()?;
+        self.queued -= queued.weight();
+        Some(queued)
+    }
+
+    fn clear_queue(&mut self) {
+        self.queue.clear();
+        self.queued = 0;
+    }
+
     /// Echoes, executes and answers a line; long work is handed back unstarted.
     fn handle(&mut self, line: &str) -> io::Result<Handled> {
         if self.echo {
@@ -470,6 +504,8 @@ pub struct Runner<W: Write> {
     stop: AtomicBool,
     /// Signalled when the worker has answered everything and is no longer busy.
     idle: Condvar,
+    /// Signalled when the worker takes lines off the queue or ends.
+    room: Condvar,
     /// Whether nobody reads the answers any more, for work run where no `stop` can
     /// come (`run_line`, `run_batch`); `None`: the output is always read.
     reader_gone: Option<ReaderGone>,
@@ -486,11 +522,13 @@ impl<W: Write + Send> Runner<W> {
                 busy: false,
                 quitting: false,
                 queue: VecDeque::new(),
+                queued: 0,
                 error: None,
                 board: BoardStyle::Text,
             }),
             stop: AtomicBool::new(false),
             idle: Condvar::new(),
+            room: Condvar::new(),
             reader_gone: None,
         }
     }
@@ -681,20 +719,27 @@ impl<W: Write + Send> Runner<W> {
                     // No more commands: those before it are answered in full, as at
                     // the end of the input; it waits its turn to be echoed.
                     Ok((t, Some(Urgent::Quit))) => {
-                        core.queue.push_back(Queued::Line {
+                        core.enqueue(Queued::Line {
                             text: t.to_string(),
                             stopped: false,
                         });
                         return Ok(Flow::Quit);
                     }
-                    Ok((t, None)) => core.queue.push_back(Queued::Line {
+                    Ok((t, None)) => core.enqueue(Queued::Line {
                         text: t.to_string(),
                         stopped: false,
                     }),
-                    Err(error) => core.queue.push_back(Queued::Refused {
+                    Err(error) => core.enqueue(Queued::Refused {
                         error,
                         id: readable_id(&bytes).map(str::to_string),
                     }),
+                }
+                // Past the bound the next lines wait in the pipe, not in memory.
+                while core.busy && core.queued > MAX_QUEUED {
+                    core = match self.room.wait(core) {
+                        Ok(core) => core,
+                        Err(poisoned) => poisoned.into_inner(),
+                    };
                 }
                 continue;
             }
@@ -727,7 +772,7 @@ impl<W: Write + Send> Runner<W> {
             if reader_gone() {
                 self.stop.store(true, Ordering::Relaxed);
                 core.quitting = true;
-                core.queue.clear();
+                core.clear_queue();
                 return;
             }
             core = match self.idle.wait_timeout(core, HANGUP_CHECK) {
@@ -753,13 +798,14 @@ impl<W: Write + Send> Runner<W> {
                 }
                 Err(error) => {
                     core.error = Some(error);
-                    core.queue.clear();
+                    core.clear_queue();
                     core.busy = false;
                     break;
                 }
             }
         }
         self.idle.notify_all();
+        self.room.notify_all();
     }
 
     /// Answers a finished job, then the queued lines up to the next job.
@@ -770,7 +816,9 @@ impl<W: Write + Send> Runner<W> {
         answer: Answer,
     ) -> io::Result<Option<Box<Work>>> {
         core.finish(work, answer)?;
-        while let Some(queued) = core.queue.pop_front() {
+        // The reader may wait for room in the queue, which this drain makes.
+        self.room.notify_all();
+        while let Some(queued) = core.dequeue() {
             match queued {
                 Queued::Refused { error, id } => core.refuse(error, id.as_deref())?,
                 Queued::Line { text, stopped } => match core.handle(&text)? {
