@@ -23,6 +23,7 @@ mod query;
 mod reference;
 mod repl;
 mod rules;
+mod service_bench;
 mod state_restore;
 mod timeout_python;
 mod web;
