@@ -667,14 +667,6 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 self.summary.ok += 1;
                 self.summary.plies += plies as u64;
                 let (text, raw) = text.split_at(text.len().saturating_sub(raw));
-                if let Some(repair) = repair {
-                    self.summary.fixed += 1;
-                    write!(self.err, "game {number}")?;
-                    if let Some(file) = file {
-                        write!(self.err, " {file}")?;
-                    }
-                    writeln!(self.err, " {repair}")?;
-                }
                 let mut selected = self
                     .config
                     .select
@@ -694,6 +686,15 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 }
                 if selected {
                     self.summary.selected += 1;
+                    // The repairs of the games the run selects: those it writes.
+                    if let Some(repair) = repair {
+                        self.summary.fixed += 1;
+                        write!(self.err, "game {number}")?;
+                        if let Some(file) = file {
+                            write!(self.err, " {file}")?;
+                        }
+                        writeln!(self.err, " {repair}")?;
+                    }
                     let marked = matches!(self.config.target, Target::Tsv | Target::Json)
                         || self.config.select.is_some_and(|s| s.label);
                     if marked {
