@@ -316,9 +316,8 @@ impl<'q> Worker<'q> {
                 // The text as read goes after the answer, for the writer to put in the
                 // duplicates' file should the game be one.
                 let mut kept = 0;
-                if let (true, true, Some(raw)) =
-                    (open, self.config.select.is_some_and(|s| s.dups), raw)
-                {
+                let dups = self.config.select.is_some_and(|s| s.dups);
+                if let Some(raw) = raw.filter(|_| open && dups) {
                     let before = out.len();
                     out.extend_from_slice(raw.trim_ascii());
                     out.extend_from_slice(b"\n\n");
@@ -694,6 +693,8 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                             write!(self.err, " {file}")?;
                         }
                         writeln!(self.err, " {repair}")?;
+                        // As each game is reached, like the reports of broken games.
+                        self.err.flush()?;
                     }
                     let marked = matches!(self.config.target, Target::Tsv | Target::Json)
                         || self.config.select.is_some_and(|s| s.label);
