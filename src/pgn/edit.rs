@@ -162,7 +162,8 @@ pub struct Repair {
     pub to: Outcome,
 }
 
-/// `game <n> [<file>] result <from> -> <to>`, the line that reports a repair on stderr.
+/// `result <from> -> <to>`: what follows `game <n> [<file>]` on the line that reports a
+/// repair on stderr.
 impl fmt::Display for Repair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "result {} -> {}", self.from, self.to.token())
