@@ -1258,4 +1258,144 @@ mod tests {
             "1. e4 { x } 1... e5 $1 ( 1... c5 ) 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Bg4\n6. h3 h5 7. hxg4 hxg4 8. Nh2 Qh4 9. Qxg4 Qxh2# 0-1\n"
         );
     }
+
+    fn recording(strip: Strip) -> Options {
+        Options {
+            record: true,
+            strip,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn stripping_variations_leaves_them_out_with_what_they_hold() {
+        let strip = Strip {
+            variations: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "1. e4 { main } e5 (1... c5 { inside } $2 2. Nf3) $1 2. Nf3 *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 { main } 1... e5 $1 2. Nf3 *\n");
+    }
+
+    #[test]
+    fn a_stripped_variation_is_still_checked() {
+        let strip = Strip {
+            variations: true,
+            ..Strip::default()
+        };
+        let error = load_with("1. e4 e5 (1... Ke3) 2. Nf3 *", recording(strip)).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                GameError::Move(
+                    MoveRef {
+                        variation: true,
+                        ..
+                    },
+                    _
+                )
+            ),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn stripping_clocks_drops_a_comment_left_blank_and_keeps_the_words() {
+        let strip = Strip {
+            clocks: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "1. e4 { [%clk 0:03:00] } e5 { [%eval 0.2] fine [%csl Gd4] } {} *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 e5 { fine [%csl Gd4] } {} *\n");
+    }
+
+    #[test]
+    fn stripping_comments_and_nags_leaves_the_moves() {
+        let strip = Strip {
+            comments: true,
+            nags: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "{ start } 1. e4! { a } e5 $4 ; line\n2. Nf3 *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 e5 2. Nf3 *\n");
+    }
+
+    fn fixing() -> Options {
+        Options {
+            record: true,
+            strict_result_tag: true,
+            fix_results: true,
+            ..Options::default()
+        }
+    }
+
+    fn fixed(input: &str) -> (Result<(), GameError>, Option<Repair>, String) {
+        let mut replayer = Replayer::new(fixing());
+        read_game(input.as_bytes(), true, &mut replayer);
+        let finished = replayer.finish();
+        let movetext = replayer.movetext().to_string();
+        (finished, replayer.take_repair(), movetext)
+    }
+
+    #[test]
+    fn fixing_gives_a_mate_its_winner_and_notes_the_repair() {
+        let (finished, repair, movetext) = fixed("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0");
+        assert_eq!(finished, Ok(()));
+        assert_eq!(
+            repair,
+            Some(Repair {
+                from: "1-0".to_string(),
+                to: Outcome::BlackWins
+            })
+        );
+        assert!(movetext.ends_with("Qh4# 0-1\n"), "{movetext}");
+    }
+
+    #[test]
+    fn fixing_names_the_tag_when_only_the_tag_was_wrong() {
+        let (finished, repair, _) = fixed("[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!(finished, Ok(()));
+        assert_eq!(repair.map(|r| r.from), Some("1/2-1/2".to_string()));
+    }
+
+    #[test]
+    fn fixing_gives_a_star_on_an_ended_game_its_result() {
+        let (_, repair, _) = fixed("1. f3 e5 2. g4 Qh4# *");
+        assert_eq!(
+            repair.map(|r| (r.from, r.to)),
+            Some(("*".to_string(), Outcome::BlackWins))
+        );
+    }
+
+    #[test]
+    fn fixing_repairs_nothing_that_is_right() {
+        let (finished, repair, _) = fixed("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!((finished, repair), (Ok(()), None));
+        let (finished, repair, _) = fixed("1. e4 e5 1-0");
+        assert_eq!((finished, repair), (Ok(()), None));
+    }
+
+    /// On a board the moves do not end, no rule says whether the tag or the token is
+    /// right: the game stays broken.
+    #[test]
+    fn fixing_leaves_a_disagreement_on_a_live_board_an_error() {
+        let (finished, repair, _) = fixed("[Result \"1-0\"]\n\n1. e4 e5 0-1");
+        assert!(matches!(
+            finished,
+            Err(GameError::Result(ResultError::TagMismatch { .. }))
+        ));
+        assert_eq!(repair, None);
+    }
 }
