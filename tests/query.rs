@@ -195,3 +195,185 @@ fn python_chess_answers_the_questions_alike() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The games of the edits' test files, many times over: annotated games, results to
+/// repair, broken games and duplicates, in several batches.
+fn games_to_edit() -> PathBuf {
+    let data = root().join("tests/data/pgn");
+    let mut text = String::new();
+    for name in [
+        "edits.pgn",
+        "dups.pgn",
+        "query.pgn",
+        "refused.pgn",
+        "after-draw.pgn",
+    ] {
+        let bytes = std::fs::read(data.join(name)).expect("test PGN");
+        text.push_str(&String::from_utf8_lossy(&bytes));
+        text.push_str("\n\n");
+    }
+    let path = std::env::temp_dir().join(format!("arbiter-edits-{}.pgn", std::process::id()));
+    std::fs::write(&path, text.repeat(300)).expect("write corpus");
+    path
+}
+
+/// One run with stdin from `input` (a file's bytes) or null.
+fn run_fed(args: &[String], input: Option<&[u8]>) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    if let Some(input) = input {
+        let mut stdin = child.stdin.take().expect("stdin");
+        let input = input.to_vec();
+        std::thread::spawn(move || stdin.write_all(&input));
+    }
+    child.wait_with_output().expect("wait for arbiter")
+}
+
+#[test]
+fn every_job_count_makes_the_same_edits_byte_for_byte() {
+    let path = games_to_edit();
+    let file = path.display().to_string();
+    let bytes = std::fs::read(&path).expect("read corpus");
+    let edits: [&[&str]; 9] = [
+        &["--to", "pgn", "--strip", "comments"],
+        &["--to", "pgn", "--strip", "nags"],
+        &["--to", "pgn", "--strip", "variations"],
+        &["--to", "pgn", "--strip", "clocks"],
+        &["--to", "pgn", "--add", "eco,opening,plycount"],
+        &["--to", "pgn", "--fix-results"],
+        &["--fix-results"],
+        &["--to", "tsv", "--fix-results", "--fields", "n,result,eco"],
+        &[
+            "--to",
+            "pgn",
+            "--fix-results",
+            "--strip",
+            "comments,nags,variations,clocks",
+            "--add",
+            "plycount",
+            "--keep-broken",
+        ],
+    ];
+    for edit in edits {
+        for stdin in [false, true] {
+            let args = |jobs: &str| -> Vec<String> {
+                let mut args: Vec<String> = ["--pgn", "--jobs", jobs].map(String::from).to_vec();
+                args.extend(edit.iter().map(|s| s.to_string()));
+                if !stdin {
+                    args.push(file.clone());
+                }
+                args
+            };
+            let input = stdin.then_some(&bytes[..]);
+            let one = run_fed(&args("1"), input);
+            let two = run_fed(&args("2"), input);
+            assert!(!one.stdout.is_empty(), "{edit:?}");
+            assert_eq!(one.stdout, two.stdout, "{edit:?} stdin {stdin}: stdout");
+            assert_eq!(one.stderr, two.stderr, "{edit:?} stdin {stdin}: stderr");
+            assert_eq!(one.status.code(), two.status.code(), "{edit:?}");
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn every_job_count_writes_the_same_duplicates() {
+    let path = games_to_edit();
+    let file = path.display().to_string();
+    let bytes = std::fs::read(&path).expect("read corpus");
+    let dir = std::env::temp_dir();
+    for stdin in [false, true] {
+        let mut written = Vec::new();
+        for jobs in ["1", "2"] {
+            let dups = dir.join(format!("arbiter-dups-{}-{jobs}.pgn", std::process::id()));
+            let mut args: Vec<String> = ["--pgn", "--to", "uci", "--jobs", jobs, "--dups"]
+                .map(String::from)
+                .to_vec();
+            args.push(dups.display().to_string());
+            if !stdin {
+                args.push(file.clone());
+            }
+            let out = run_fed(&args, stdin.then_some(&bytes[..]));
+            let text = std::fs::read(&dups).expect("the duplicates' file");
+            let _ = std::fs::remove_file(&dups);
+            written.push((out.stdout, out.stderr, text));
+        }
+        assert!(!written[0].2.is_empty());
+        assert_eq!(written[0], written[1], "stdin {stdin}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+/// `--dups` implies `--dedup`, and its file holds each dropped game as it was read, in
+/// input order, read back by arbiter as those games.
+#[test]
+fn the_duplicates_file_holds_the_dropped_games_as_read() {
+    let dups = std::env::temp_dir().join(format!("arbiter-dups-{}.pgn", std::process::id()));
+    let mut args: Vec<String> = ["--pgn", "--dups"].map(String::from).to_vec();
+    args.push(dups.display().to_string());
+    args.push("tests/data/pgn/dups.pgn".to_string());
+    let out = run(&args);
+    let text = std::fs::read_to_string(&dups).expect("the duplicates' file");
+    let _ = std::fs::remove_file(&dups);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("duplicates 2"),
+        "{out:?}"
+    );
+    let games: Vec<&str> = text.split("\n\n[").collect();
+    assert_eq!(games.len(), 2, "{text}");
+    assert!(text.starts_with("[Event \"Same moves, other tags and comments\"]\n"));
+    assert!(text.contains("1. e4 { best } e5 2. Qh5 Nc6 (2... g6) 3. Bc4 Nf6 4. Qxf7# 1-0\n"));
+    assert!(text.contains("[Event \"Other moves again\"]"));
+    assert!(text.ends_with("*\n\n"));
+}
+
+#[test]
+fn the_duplicates_file_is_never_an_input() {
+    let out = run(&[
+        "--pgn",
+        "--dups",
+        "tests/data/pgn/dups.pgn",
+        "tests/data/pgn/dups.pgn",
+    ]
+    .map(String::from));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let input = std::fs::read_to_string(root().join("tests/data/pgn/dups.pgn")).expect("read");
+    assert!(input.contains("Other moves again"), "the input is intact");
+}
+
+/// The python-chess cross-check of the edits (`scripts/edits-python-check`): a quick
+/// slice of it. Without python-chess it skips as `reference::skip` says.
+#[test]
+fn python_chess_reads_the_edited_games_alike() {
+    let Some(python) = crate::reference::python_with("chess.pgn") else {
+        crate::reference::skip(
+            "edits-python-check",
+            "python-chess is not importable",
+            "pip install chess",
+        );
+        return;
+    };
+    let out = Command::new(python)
+        .arg(root().join("scripts/edits-python-check"))
+        .args(["--games", "100", "--bin", BIN])
+        .output()
+        .expect("run scripts/edits-python-check");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("games 100 disagreements 0 "),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

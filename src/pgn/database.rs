@@ -21,6 +21,7 @@ use std::sync::Arc;
 use crate::query::columns::{parse_fields, write_json, write_tsv, Column, NUMBER_MARK};
 use crate::query::{GameView, Phase, Query, QueryError, Selector};
 
+use super::edit::{Add, Repair, Strip};
 use super::reader::{last_game_start, read_game, resync, GameRead, Skip, SyntaxError, Visitor};
 use super::replay::{GameError, Options, Replayer};
 use super::stream::{blanks, too_long, GameReader, RawGame, MAX_GAME};
@@ -55,27 +56,40 @@ pub struct Select {
     pub dedup: bool,
     /// `--label`: each EPD line of `--to epd` ends with `id "<n>.<ply>";`.
     pub label: bool,
+    /// `--strip`: what `--to pgn` leaves out of the movetext.
+    pub strip: Strip,
+    /// `--add`: the tags `--to pgn` computes from the moves.
+    pub add: Add,
+    /// `--fix-results`: a result the final position contradicts, or `*` on a game the
+    /// moves end, is rewritten (and reported) instead of making the game broken.
+    pub fix_results: bool,
+    /// `--dups FILE`: the games `--dedup` drops are written, as they were read, to the
+    /// writer `run_with` is given.
+    pub dups: bool,
 }
 
 impl Select {
     pub fn new(query: Query) -> Select {
-        Select {
-            query: Arc::new(query),
-            columns: Vec::new(),
-            dedup: false,
-            label: false,
-        }
+        Select::with_columns(query, Vec::new())
     }
 
     /// With the columns of `--fields` (which may add tags for the query to keep).
     pub fn with_fields(mut query: Query, fields: &str) -> Result<Select, QueryError> {
         let columns = parse_fields(fields, &mut query)?;
-        Ok(Select {
+        Ok(Select::with_columns(query, columns))
+    }
+
+    fn with_columns(query: Query, columns: Vec<(String, Column)>) -> Select {
+        Select {
             query: Arc::new(query),
             columns,
             dedup: false,
             label: false,
-        })
+            strip: Strip::default(),
+            add: Add::default(),
+            fix_results: false,
+            dups: false,
+        }
     }
 }
 
@@ -122,6 +136,8 @@ pub struct Summary {
     pub skipped: u64,
     /// With `--dedup`: the selected games dropped as repeats of earlier ones.
     pub duplicates: u64,
+    /// With `--fix-results`: the games whose result was rewritten.
+    pub fixed: u64,
 }
 
 /// One PGN source and the name its verdicts give it.
@@ -150,6 +166,11 @@ enum Verdict {
         facts: u64,
         /// With `--dedup`: the main line's fingerprint (`line_print`).
         print: u128,
+        /// With `--fix-results`: the result rewritten.
+        repair: Option<Box<Repair>>,
+        /// With `--dups`: how many bytes at the end of the game's answer are its text
+        /// as read, for the duplicates' file (the answer proper comes before).
+        raw: usize,
     },
     /// The game's tags failed the question: it was not replayed.
     Skipped,
@@ -183,6 +204,8 @@ impl<'q> Worker<'q> {
             skip_tags: config.target != Target::Pgn,
             lean: true,
             comments: false,
+            strip: config.select.map_or(Strip::default(), |s| s.strip),
+            fix_results: config.select.is_some_and(|s| s.fix_results),
         };
         let mut replayer = Replayer::new(options);
         if let Some(select) = config.select {
@@ -228,6 +251,8 @@ impl<'q> Worker<'q> {
                     drawn_at,
                     facts: 0,
                     print: 0,
+                    repair: None,
+                    raw: 0,
                 }
             }
             Err(error) => {
@@ -287,12 +312,25 @@ impl<'q> Worker<'q> {
                         _ => self.convert(out),
                     }
                 }
+                let repair = self.replayer.take_repair().map(Box::new);
+                // The text as read goes after the answer, for the writer to put in the
+                // duplicates' file should the game be one.
+                let mut kept = 0;
+                let dups = self.config.select.is_some_and(|s| s.dups);
+                if let Some(raw) = raw.filter(|_| open && dups) {
+                    let before = out.len();
+                    out.extend_from_slice(raw.trim_ascii());
+                    out.extend_from_slice(b"\n\n");
+                    kept = out.len() - before;
+                }
                 Verdict::Ok {
                     plies,
                     result,
                     drawn_at,
                     facts,
                     print,
+                    repair,
+                    raw: kept,
                 }
             }
             Err(error) => {
@@ -313,6 +351,10 @@ impl<'q> Worker<'q> {
         match self.config.target {
             Target::Check | Target::Tsv | Target::Json => {}
             Target::Pgn => {
+                if let Some(add) = self.config.select.map(|s| s.add).filter(Add::any) {
+                    self.add_tags(add);
+                }
+                let game = self.replayer.game();
                 let mut text = String::with_capacity(1024);
                 let result = outcome_of(&game.status());
                 write_tags(
@@ -367,6 +409,33 @@ impl<'q> Worker<'q> {
                     write_epd(out, &pos, &mut self.epd);
                 }
             }
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// `--add`: the tags asked for, computed from the moves, replace those of the same
+    /// names; `ECO` and `Opening` go when no position of the game is named.
+    #[cold]
+    fn add_tags(&mut self, add: Add) {
+        let game = self.replayer.game();
+        let opening = (add.eco || add.opening)
+            .then(|| crate::query::openings::classify(game))
+            .flatten();
+        let plies = game.moves().len();
+        let tags = self.replayer.tags_mut();
+        for (asked, name, value) in [
+            (add.eco, "ECO", opening.map(|o| o.eco)),
+            (add.opening, "Opening", opening.map(|o| o.name)),
+        ] {
+            match (asked, value) {
+                (false, _) => {}
+                (true, Some(value)) => tags.insert(name, value),
+                (true, None) => tags.drop_other(name),
+            }
+        }
+        if add.plycount {
+            tags.insert("PlyCount", &plies.to_string());
         }
     }
 }
@@ -534,6 +603,8 @@ struct Output<'a, W: Write, E: Write> {
     summary: Summary,
     /// With `--dedup`: the fingerprints of the selected games' main lines.
     seen: std::collections::HashSet<u128>,
+    /// With `--dups`: where the dropped duplicates go.
+    dups: Option<&'a mut dyn Write>,
 }
 
 impl<W: Write, E: Write> Output<'_, W, E> {
@@ -588,10 +659,13 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 plies,
                 facts,
                 print,
+                ref repair,
+                raw,
                 ..
             } => {
                 self.summary.ok += 1;
                 self.summary.plies += plies as u64;
+                let (text, raw) = text.split_at(text.len().saturating_sub(raw));
                 let mut selected = self
                     .config
                     .select
@@ -602,12 +676,26 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 {
                     selected = false;
                     self.summary.duplicates += 1;
+                    if let Some(dups) = &mut self.dups {
+                        dups.write_all(raw)?;
+                    }
                 }
                 if check {
                     write_verdict(self.out, number, file, &done.verdict, selected)?;
                 }
                 if selected {
                     self.summary.selected += 1;
+                    // The repairs of the games the run selects: those it writes.
+                    if let Some(repair) = repair {
+                        self.summary.fixed += 1;
+                        write!(self.err, "game {number}")?;
+                        if let Some(file) = file {
+                            write!(self.err, " {file}")?;
+                        }
+                        writeln!(self.err, " {repair}")?;
+                        // As each game is reached, like the reports of broken games.
+                        self.err.flush()?;
+                    }
                     let marked = matches!(self.config.target, Target::Tsv | Target::Json)
                         || self.config.select.is_some_and(|s| s.label);
                     if marked {
@@ -671,11 +759,17 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                 if self.config.select.is_some_and(|s| s.dedup) {
                     write!(out, " duplicates {}", s.duplicates)?;
                 }
+                if self.config.select.is_some_and(|s| s.fix_results) {
+                    write!(out, " fixed {}", s.fixed)?;
+                }
                 writeln!(out)?;
             }
         }
         self.out.flush()?;
         self.err.flush()?;
+        if let Some(dups) = &mut self.dups {
+            dups.flush()?;
+        }
         Ok(self.summary)
     }
 }
@@ -687,6 +781,18 @@ pub fn run<R: Read + Send>(
     config: Config<'_>,
     out: &mut impl Write,
     err: &mut impl Write,
+) -> io::Result<Summary> {
+    run_with(sources, config, out, err, None)
+}
+
+/// `run`, with the games `--dedup` drops written to `dups` as they were read (when the
+/// question asks for them: `Select::dups`).
+pub fn run_with<R: Read + Send>(
+    sources: Vec<Source<R>>,
+    config: Config<'_>,
+    out: &mut impl Write,
+    err: &mut impl Write,
+    dups: Option<&mut dyn Write>,
 ) -> io::Result<Summary> {
     let names: Vec<String> = sources.iter().map(|s| s.name.clone()).collect();
     if let (Target::Tsv, Some(select)) = (config.target, config.select) {
@@ -700,6 +806,7 @@ pub fn run<R: Read + Send>(
         names: &names,
         summary: Summary::default(),
         seen: std::collections::HashSet::new(),
+        dups: dups.map(|d| d as &mut dyn Write),
     };
     if sources.iter().all(|s| s.ready) {
         run_files(sources, config, &mut output)?;
@@ -719,7 +826,7 @@ fn run_sequential<R: Read, W: Write, E: Write>(
     let mut worker = Worker::new(config);
     let mut raw = Vec::new();
     let mut text = Vec::with_capacity(64 * 1024);
-    let keep_raw = config.keep_broken && config.target != Target::Check;
+    let keep_raw = keeps_raw(config);
     for (file, source) in sources.into_iter().enumerate() {
         // A read of a file never waits for the reader of the output: its answers are
         // written as the buffer fills, not in a small write before every read.
@@ -741,6 +848,12 @@ fn run_sequential<R: Read, W: Write, E: Write>(
         }
     }
     Ok(())
+}
+
+/// Whether a game's text as read is wanted after it is replayed: for `--keep-broken`
+/// in the writing modes, and for `--dups`.
+fn keeps_raw(config: Config<'_>) -> bool {
+    (config.keep_broken && config.target != Target::Check) || config.select.is_some_and(|s| s.dups)
 }
 
 /// Games split off by the reader, handed to a worker whole.
@@ -1107,7 +1220,7 @@ impl Worker<'_> {
     #[inline(always)]
     fn answer(&mut self, seq: u64, bytes: &[u8], layout: &Games) -> Answered {
         let mut text = Vec::with_capacity(bytes.len() / 2);
-        let keep_raw = self.config.keep_broken && self.config.target != Target::Check;
+        let keep_raw = keeps_raw(self.config);
         let mut games = Vec::new();
         match layout {
             Games::Read(read) => {

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod database;
+pub mod edit;
 pub mod reader;
 pub mod replay;
 pub mod stream;

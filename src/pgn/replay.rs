@@ -9,6 +9,7 @@ use crate::game::{Decision, DrawReason, DrawnAt, Game, MoveError, State, Status}
 use crate::moves::CastlingMode;
 use crate::position::Position;
 
+use super::edit::{strip_clocks, Repair, Strip};
 use super::reader::{unescape, Outcome, SyntaxError, Visitor};
 use super::tags::{decode, first_control, Tags};
 use super::writer::{
@@ -173,6 +174,12 @@ pub struct Options {
     /// Keep the comments of the main line, each with the ply it follows (`position
     /// pgn`, whose game writes them back).
     pub comments: bool,
+    /// What the recorded movetext leaves out (`--strip`).
+    pub strip: Strip,
+    /// A result the final position contradicts, or `*` on a game the moves end, is
+    /// rewritten to the one the position makes (and the repair noted) instead of
+    /// refused.
+    pub fix_results: bool,
 }
 
 /// A game as a PGN file gives it.
@@ -270,6 +277,8 @@ pub struct Replayer {
     selector: Option<Box<Selector>>,
     /// The game's tags failed the selector: its moves are read but not replayed.
     skipped: bool,
+    /// The result rewritten by `fix_results`, once `finish` has settled it.
+    repair: Option<Repair>,
 }
 
 /// The bit (below 32) of `Replayer::tag_bits` that stands for a tag name of the roster
@@ -358,6 +367,7 @@ impl Replayer {
             tag_bits: 0,
             selector: None,
             skipped: false,
+            repair: None,
         }
     }
 
@@ -417,6 +427,9 @@ impl Replayer {
             self.start()?;
         }
         let token = self.outcome.unwrap_or(Outcome::Unknown);
+        if self.options.fix_results && self.game.status().is_over() {
+            return self.finish_repaired(token);
+        }
         if self.options.strict_result_tag {
             if let Some(tag) = &self.result_tag {
                 if tag.as_bytes() != token.token().as_bytes() {
@@ -433,6 +446,41 @@ impl Replayer {
                 .result(&mut self.movetext, outcome_of(&self.game.status()));
         }
         Ok(())
+    }
+
+    /// `finish` for a game whose moves end it, with `fix_results`: the result is the
+    /// one the final position makes, whatever the token and the `Result` tag said; when
+    /// either said otherwise the repair is noted.
+    #[cold]
+    fn finish_repaired(&mut self, token: Outcome) -> Result<(), GameError> {
+        let right = outcome_of(&self.game.status());
+        let from = if token != right {
+            Some(token.token().to_string())
+        } else {
+            self.result_tag
+                .as_ref()
+                .filter(|tag| tag.as_bytes() != right.token().as_bytes())
+                .cloned()
+        };
+        if let Some(from) = from {
+            self.repair = Some(Repair { from, to: right });
+        }
+        // `*` agrees with every position: the game keeps the end its moves make.
+        settle(&mut self.game, Outcome::Unknown).map_err(GameError::Result)?;
+        if self.options.record {
+            std::mem::take(&mut self.layout).result(&mut self.movetext, right);
+        }
+        Ok(())
+    }
+
+    /// The result `finish` rewrote (with `fix_results`), taken out.
+    pub fn take_repair(&mut self) -> Option<Repair> {
+        self.repair.take()
+    }
+
+    /// The game's tags, to be edited before they are written.
+    pub fn tags_mut(&mut self) -> &mut Tags {
+        &mut self.tags
     }
 
     /// The game just read (after `finish` answered `Ok`).
@@ -620,7 +668,7 @@ impl Replayer {
                 frame.before_last = Some(before);
                 frame.position.play_unchecked(m);
                 frame.ply += 1;
-                if self.options.record {
+                if self.options.record && !self.options.strip.variations {
                     let san = before.san(m);
                     self.layout.play(&mut self.movetext, &before, &san);
                 }
@@ -650,6 +698,39 @@ impl Replayer {
                 ply,
                 text: text.trim().to_string(),
             });
+        }
+    }
+}
+
+impl Replayer {
+    /// Whether what `asked` strips, or the variation being read, is left out of the
+    /// recorded movetext here.
+    fn strips(&self, asked: bool) -> bool {
+        asked || (self.options.strip.variations && !self.frames.is_empty())
+    }
+
+    /// A comment into the recorded movetext, unless `--strip` leaves it out: as `{ }`,
+    /// or as a `;` comment when it holds a `}` (which would end a `{ }` one early).
+    fn record_comment(&mut self, text: &str) {
+        let strip = self.options.strip;
+        if self.strips(strip.comments) {
+            return;
+        }
+        let stripped;
+        let text = if strip.clocks {
+            let (rest, removed) = strip_clocks(text);
+            if removed && rest.trim().is_empty() {
+                return;
+            }
+            stripped = rest;
+            stripped.as_str()
+        } else {
+            text
+        };
+        if text.contains('}') {
+            self.layout.line_comment(&mut self.movetext, text);
+        } else {
+            self.layout.comment(&mut self.movetext, text);
         }
     }
 }
@@ -706,6 +787,7 @@ impl Visitor for Replayer {
         self.tagged = false;
         self.tag_bits = 0;
         self.skipped = false;
+        self.repair = None;
         if let Some(selector) = &mut self.selector {
             selector.begin();
         }
@@ -765,7 +847,7 @@ impl Visitor for Replayer {
                 frame.before_last = Some(pos);
                 frame.position = next;
                 frame.ply += 1;
-                if self.options.record {
+                if self.options.record && !self.options.strip.variations {
                     self.layout.play(&mut self.movetext, &pos, "--");
                 }
             }
@@ -779,7 +861,7 @@ impl Visitor for Replayer {
     }
 
     fn nag(&mut self, nag: u8) {
-        if self.options.record && self.error.is_none() {
+        if self.options.record && self.error.is_none() && !self.strips(self.options.strip.nags) {
             self.layout.nag(&mut self.movetext, nag);
         }
     }
@@ -796,7 +878,7 @@ impl Visitor for Replayer {
         // `tag` for one before the tags).
         self.keep_comment(text);
         if self.options.record && self.error.is_none() {
-            self.layout.comment(&mut self.movetext, &decode(text));
+            self.record_comment(&decode(text));
         }
     }
 
@@ -806,13 +888,7 @@ impl Visitor for Replayer {
         }
         self.keep_comment(text);
         if self.options.record && self.error.is_none() {
-            let text = decode(text);
-            // A `}` would end a `{ }` comment early: such a comment stays a `;` one.
-            if text.contains('}') {
-                self.layout.line_comment(&mut self.movetext, &text);
-            } else {
-                self.layout.comment(&mut self.movetext, &text);
-            }
+            self.record_comment(&decode(text));
         }
     }
 
@@ -832,7 +908,7 @@ impl Visitor for Replayer {
                     before_last: None,
                     ply: ply - 1,
                 });
-                if self.options.record {
+                if self.options.record && !self.options.strip.variations {
                     self.layout.begin_variation(&mut self.movetext);
                 }
             }
@@ -845,7 +921,7 @@ impl Visitor for Replayer {
             return;
         }
         self.frames.pop();
-        if self.options.record {
+        if self.options.record && !self.options.strip.variations {
             self.layout.end_variation(&mut self.movetext);
         }
     }
@@ -1181,5 +1257,145 @@ mod tests {
             loaded.movetext,
             "1. e4 { x } 1... e5 $1 ( 1... c5 ) 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Bg4\n6. h3 h5 7. hxg4 hxg4 8. Nh2 Qh4 9. Qxg4 Qxh2# 0-1\n"
         );
+    }
+
+    fn recording(strip: Strip) -> Options {
+        Options {
+            record: true,
+            strip,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn stripping_variations_leaves_them_out_with_what_they_hold() {
+        let strip = Strip {
+            variations: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "1. e4 { main } e5 (1... c5 { inside } $2 2. Nf3) $1 2. Nf3 *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 { main } 1... e5 $1 2. Nf3 *\n");
+    }
+
+    #[test]
+    fn a_stripped_variation_is_still_checked() {
+        let strip = Strip {
+            variations: true,
+            ..Strip::default()
+        };
+        let error = load_with("1. e4 e5 (1... Ke3) 2. Nf3 *", recording(strip)).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                GameError::Move(
+                    MoveRef {
+                        variation: true,
+                        ..
+                    },
+                    _
+                )
+            ),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn stripping_clocks_drops_a_comment_left_blank_and_keeps_the_words() {
+        let strip = Strip {
+            clocks: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "1. e4 { [%clk 0:03:00] } e5 { [%eval 0.2] fine [%csl Gd4] } {} *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 e5 { fine [%csl Gd4] } {} *\n");
+    }
+
+    #[test]
+    fn stripping_comments_and_nags_leaves_the_moves() {
+        let strip = Strip {
+            comments: true,
+            nags: true,
+            ..Strip::default()
+        };
+        let loaded = load_with(
+            "{ start } 1. e4! { a } e5 $4 ; line\n2. Nf3 *",
+            recording(strip),
+        )
+        .unwrap();
+        assert_eq!(loaded.movetext, "1. e4 e5 2. Nf3 *\n");
+    }
+
+    fn fixing() -> Options {
+        Options {
+            record: true,
+            strict_result_tag: true,
+            fix_results: true,
+            ..Options::default()
+        }
+    }
+
+    fn fixed(input: &str) -> (Result<(), GameError>, Option<Repair>, String) {
+        let mut replayer = Replayer::new(fixing());
+        read_game(input.as_bytes(), true, &mut replayer);
+        let finished = replayer.finish();
+        let movetext = replayer.movetext().to_string();
+        (finished, replayer.take_repair(), movetext)
+    }
+
+    #[test]
+    fn fixing_gives_a_mate_its_winner_and_notes_the_repair() {
+        let (finished, repair, movetext) = fixed("[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0");
+        assert_eq!(finished, Ok(()));
+        assert_eq!(
+            repair,
+            Some(Repair {
+                from: "1-0".to_string(),
+                to: Outcome::BlackWins
+            })
+        );
+        assert!(movetext.ends_with("Qh4# 0-1\n"), "{movetext}");
+    }
+
+    #[test]
+    fn fixing_names_the_tag_when_only_the_tag_was_wrong() {
+        let (finished, repair, _) = fixed("[Result \"1/2-1/2\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!(finished, Ok(()));
+        assert_eq!(repair.map(|r| r.from), Some("1/2-1/2".to_string()));
+    }
+
+    #[test]
+    fn fixing_gives_a_star_on_an_ended_game_its_result() {
+        let (_, repair, _) = fixed("1. f3 e5 2. g4 Qh4# *");
+        assert_eq!(
+            repair.map(|r| (r.from, r.to)),
+            Some(("*".to_string(), Outcome::BlackWins))
+        );
+    }
+
+    #[test]
+    fn fixing_repairs_nothing_that_is_right() {
+        let (finished, repair, _) = fixed("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!((finished, repair), (Ok(()), None));
+        let (finished, repair, _) = fixed("1. e4 e5 1-0");
+        assert_eq!((finished, repair), (Ok(()), None));
+    }
+
+    /// On a board the moves do not end, no rule says whether the tag or the token is
+    /// right: the game stays broken.
+    #[test]
+    fn fixing_leaves_a_disagreement_on_a_live_board_an_error() {
+        let (finished, repair, _) = fixed("[Result \"1-0\"]\n\n1. e4 e5 0-1");
+        assert!(matches!(
+            finished,
+            Err(GameError::Result(ResultError::TagMismatch { .. }))
+        ));
+        assert_eq!(repair, None);
     }
 }

@@ -112,6 +112,43 @@ pub struct Cli {
     #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
     pub label: bool,
 
+    /// With --pgn --to pgn: leave these out of the movetext, any of
+    /// comments,nags,variations,clocks (clocks: the [%clk], [%emt] and [%eval]
+    /// commands inside comments).
+    #[arg(
+        long,
+        value_name = "WHAT",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub strip: Option<String>,
+
+    /// With --pgn --to pgn: write these tags, computed from the moves, any of
+    /// eco,opening,plycount (replacing ECO, Opening, PlyCount).
+    #[arg(
+        long,
+        value_name = "WHAT",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub add: Option<String>,
+
+    /// With --pgn: rewrite a result the final position contradicts (mate, stalemate,
+    /// an automatic draw), or * on a game the moves end, and report it on stderr,
+    /// instead of counting the game broken.
+    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    pub fix_results: bool,
+
+    /// With --pgn: write the games --dedup drops to FILE, as they were read (implies
+    /// --dedup).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "pgn",
+        help_heading = "Game databases (with --pgn)"
+    )]
+    pub dups: Option<PathBuf>,
+
     /// Command files to run in order ("-" is stdin); with --pgn, PGN files.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -79,7 +79,23 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
     use arbiter::pgn::database::{self, Config, Select, Source, Target};
     // Nothing is read before the questions are known to be good.
     let tabular = matches!(cli.to, To::Tsv | To::Json);
-    let select = if cli.wheres.is_empty() && !tabular && !cli.dedup && !cli.label {
+    let edits = match edits(cli) {
+        Ok(edits) => edits,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (strip, add) = edits;
+    let dedup = cli.dedup || cli.dups.is_some();
+    let asked = !cli.wheres.is_empty()
+        || tabular
+        || dedup
+        || cli.label
+        || strip.any()
+        || add.any()
+        || cli.fix_results;
+    let select = if !asked {
         None
     } else {
         let exprs: Vec<&str> = cli.wheres.iter().map(String::as_str).collect();
@@ -96,8 +112,12 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             .unwrap_or("n,white,black,result,plies");
         match Select::with_fields(query, fields) {
             Ok(mut select) => {
-                select.dedup = cli.dedup;
+                select.dedup = dedup;
                 select.label = cli.label && cli.to == To::Epd;
+                select.strip = strip;
+                select.add = add;
+                select.fix_results = cli.fix_results;
+                select.dups = cli.dups.is_some();
                 Some(select)
             }
             Err(error) => {
@@ -142,6 +162,17 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             }
         }
     }
+    // Made before any game is read, and never over one of the inputs.
+    let mut dups = match &cli.dups {
+        None => None,
+        Some(path) => match create_dups(path, &paths) {
+            Ok(file) => Some(BufWriter::with_capacity(64 * 1024, file)),
+            Err(e) => {
+                eprintln!("arbiter: --dups {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
     let jobs = cli.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
@@ -162,7 +193,8 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
     };
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     let mut err = BufWriter::with_capacity(16 * 1024, io::stderr().lock());
-    match database::run(sources, config, &mut out, &mut err) {
+    let dups_out = dups.as_mut().map(|d| d as &mut dyn Write);
+    match database::run_with(sources, config, &mut out, &mut err, dups_out) {
         Ok(summary) => {
             if unreadable {
                 ExitCode::from(2)
@@ -177,6 +209,61 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--strip` and `--add`: their words, and the output they need (`--to pgn`, the only
+/// one that writes comments, NAGs, variations and tags as PGN).
+fn edits(cli: &Cli) -> Result<(arbiter::pgn::edit::Strip, arbiter::pgn::edit::Add), String> {
+    use arbiter::pgn::edit::{Add, Strip};
+    let strip = match &cli.strip {
+        None => Strip::default(),
+        Some(list) => Strip::parse(list).map_err(|e| e.to_string())?,
+    };
+    let add = match &cli.add {
+        None => Add::default(),
+        Some(list) => Add::parse(list).map_err(|e| e.to_string())?,
+    };
+    for (flag, given) in [
+        ("--strip", cli.strip.is_some()),
+        ("--add", cli.add.is_some()),
+    ] {
+        if given && cli.to != To::Pgn {
+            return Err(format!(
+                "{flag} edits the PGN that --to pgn writes; with --to {} it would change nothing",
+                to_name(cli.to)
+            ));
+        }
+    }
+    Ok((strip, add))
+}
+
+fn to_name(to: To) -> &'static str {
+    match to {
+        To::Check => "check",
+        To::Pgn => "pgn",
+        To::Uci => "uci",
+        To::Epd => "epd",
+        To::Tsv => "tsv",
+        To::Json => "json",
+    }
+}
+
+/// The file of `--dups`, created empty; refused when it is one of the inputs (which
+/// creating it would empty before it is read).
+fn create_dups(path: &std::path::Path, inputs: &[PathBuf]) -> io::Result<std::fs::File> {
+    if let Ok(dups) = std::fs::canonicalize(path) {
+        let clash = inputs
+            .iter()
+            .filter(|input| input.as_os_str() != "-")
+            .any(|input| std::fs::canonicalize(input).is_ok_and(|input| input == dups));
+        if clash {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "it is one of the PGN files read",
+            ));
+        }
+    }
+    std::fs::File::create(path)
 }
 
 /// Whether the run is a person at a terminal: the REPL with its output on the screen.
