@@ -42,19 +42,22 @@ pub fn table() -> &'static Table {
 
 /// The lines of the data set: ECO, name, and the moves as SAN tokens.
 pub fn lines() -> impl Iterator<Item = (&'static str, &'static str, Vec<&'static str>)> {
+    entries().map(|(eco, name, pgn)| (eco, name, sans(pgn).collect()))
+}
+
+/// The lines of the data set: ECO, name, and the moves as the data set writes them.
+fn entries() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
     DATA.iter().flat_map(|text| {
         text.lines().skip(1).filter_map(|line| {
             let mut fields = line.split('\t');
-            let eco = fields.next()?;
-            let name = fields.next()?;
-            let pgn = fields.next()?;
-            let moves = pgn
-                .split_whitespace()
-                .filter(|t| !t.ends_with('.'))
-                .collect();
-            Some((eco, name, moves))
+            Some((fields.next()?, fields.next()?, fields.next()?))
         })
     })
+}
+
+/// The SAN tokens of a line's moves: its words but the move numbers.
+fn sans(pgn: &'static str) -> impl Iterator<Item = &'static str> {
+    pgn.split_ascii_whitespace().filter(|t| !t.ends_with('.'))
 }
 
 /// The position a line of moves from the standard start reaches, `None` when one does
@@ -69,17 +72,50 @@ pub fn replay(moves: &[&str]) -> Option<Position> {
 }
 
 fn build() -> Table {
-    let mut named = HashMap::new();
+    let entries: Vec<_> = entries().collect();
+    // The lines in the order of their texts, which is a depth-first order of their
+    // moves (the lines that start with the same moves are next to each other): each
+    // line shares its longest common prefix with the one replayed before it, whose
+    // positions stay on the stack, so a position is replayed once however many lines
+    // pass through it (8,649 positions for 36,895 moves in the data set).
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_unstable_by_key(|&i| entries[i].2);
+    let mut keys: Vec<Option<(u64, usize)>> = vec![None; entries.len()];
+    // `stack[i]` is the position after the first `i` moves of `path`.
+    let mut path: Vec<&str> = Vec::new();
+    let mut stack = vec![Position::startpos()];
+    for i in order {
+        let mut moves = sans(entries[i].2).peekable();
+        let mut common = 0;
+        while common < path.len() && moves.next_if_eq(&path[common]).is_some() {
+            common += 1;
+        }
+        path.truncate(common);
+        stack.truncate(common + 1);
+        let mut replayed = true;
+        for san in moves {
+            let Some(pos) = stack.last() else { break };
+            let Ok(m) = pos.parse_san_bytes(san.as_bytes()) else {
+                replayed = false;
+                break;
+            };
+            let after = pos.after(m);
+            stack.push(after);
+            path.push(san);
+        }
+        if replayed {
+            keys[i] = stack.last().map(|pos| (pos.repetition_key(), path.len()));
+        }
+    }
+    let mut named = HashMap::with_capacity(entries.len());
     let mut max_ply = 0;
-    for (eco, name, moves) in lines() {
-        let Some(pos) = replay(&moves) else {
+    for (&(eco, name, _), key) in entries.iter().zip(keys) {
+        let Some((key, plies)) = key else {
             continue;
         };
-        max_ply = max_ply.max(moves.len());
-        // The first line that names a position names it.
-        named
-            .entry(pos.repetition_key())
-            .or_insert(Opening { eco, name });
+        max_ply = max_ply.max(plies);
+        // The first line in file order that names a position names it.
+        named.entry(key).or_insert(Opening { eco, name });
     }
     Table { named, max_ply }
 }
