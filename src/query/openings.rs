@@ -94,12 +94,13 @@ fn build() -> Table {
         stack.truncate(common + 1);
         let mut replayed = true;
         for san in moves {
-            let Some(pos) = stack.last() else { break };
-            let Ok(m) = pos.parse_san_bytes(san.as_bytes()) else {
+            let next = stack
+                .last()
+                .and_then(|pos| Some(pos.after(pos.parse_san_bytes(san.as_bytes()).ok()?)));
+            let Some(after) = next else {
                 replayed = false;
                 break;
             };
-            let after = pos.after(m);
             stack.push(after);
             path.push(san);
         }
