@@ -1,5 +1,6 @@
 //! Opening names and ECO codes: lichess.org's CC0 data set (`data/openings/`, see its
-//! README), embedded in the binary and read into a table at first use.
+//! README), embedded in the binary (split and ordered by build.rs) and replayed into a
+//! table at first use, in about a millisecond.
 //!
 //! A position is named by its identity as EPD (placement, side to move, castling, the
 //! en-passant square only when a capture there is legal): the repetition key, which a
@@ -19,13 +20,8 @@ pub struct Opening {
     pub name: &'static str,
 }
 
-const DATA: [&str; 5] = [
-    include_str!("../../data/openings/a.tsv"),
-    include_str!("../../data/openings/b.tsv"),
-    include_str!("../../data/openings/c.tsv"),
-    include_str!("../../data/openings/d.tsv"),
-    include_str!("../../data/openings/e.tsv"),
-];
+// `LINES` and `REPLAY`, made by build.rs from data/openings/*.tsv.
+include!(concat!(env!("OUT_DIR"), "/openings.rs"));
 
 /// The named positions, and the most plies any named line has.
 pub struct Table {
@@ -42,17 +38,9 @@ pub fn table() -> &'static Table {
 
 /// The lines of the data set: ECO, name, and the moves as SAN tokens.
 pub fn lines() -> impl Iterator<Item = (&'static str, &'static str, Vec<&'static str>)> {
-    entries().map(|(eco, name, pgn)| (eco, name, sans(pgn).collect()))
-}
-
-/// The lines of the data set: ECO, name, and the moves as the data set writes them.
-fn entries() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    DATA.iter().flat_map(|text| {
-        text.lines().skip(1).filter_map(|line| {
-            let mut fields = line.split('\t');
-            Some((fields.next()?, fields.next()?, fields.next()?))
-        })
-    })
+    LINES
+        .iter()
+        .map(|&(eco, name, pgn)| (eco, name, sans(pgn).collect()))
 }
 
 /// The SAN tokens of a line's moves: its words but the move numbers.
@@ -72,28 +60,23 @@ pub fn replay(moves: &[&str]) -> Option<Position> {
 }
 
 fn build() -> Table {
-    let entries: Vec<_> = entries().collect();
-    // The lines in the order of their texts, which is a depth-first order of their
-    // moves (the lines that start with the same moves are next to each other): each
-    // line shares its longest common prefix with the one replayed before it, whose
-    // positions stay on the stack, so a position is replayed once however many lines
-    // pass through it (8,649 positions for 36,895 moves in the data set).
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_unstable_by_key(|&i| entries[i].2);
-    let mut keys: Vec<Option<(u64, usize)>> = vec![None; entries.len()];
-    // `stack[i]` is the position after the first `i` moves of `path`.
-    let mut path: Vec<&str> = Vec::new();
+    // The lines in the order of their moves (build.rs sorts them): each shares its
+    // first `common` moves with the line replayed before it, whose positions stay on the
+    // stack, so a position is replayed once however many lines pass through it (8,649
+    // positions for 36,895 moves in the data set).
+    let mut keys: Vec<Option<(u64, usize)>> = vec![None; LINES.len()];
+    // `stack[i]` is the position after the first `i` moves of the line replayed last,
+    // as far as they replayed.
     let mut stack = vec![Position::startpos()];
-    for i in order {
-        let mut moves = sans(entries[i].2).peekable();
-        let mut common = 0;
-        while common < path.len() && moves.next_if_eq(&path[common]).is_some() {
-            common += 1;
-        }
-        path.truncate(common);
-        stack.truncate(common + 1);
+    for &(index, common) in &REPLAY {
+        let index = usize::from(index);
+        let Some(&(_, _, pgn)) = LINES.get(index) else {
+            continue;
+        };
+        let kept = usize::from(common).min(stack.len().saturating_sub(1));
+        stack.truncate(kept + 1);
         let mut replayed = true;
-        for san in moves {
+        for san in sans(pgn).skip(kept) {
             let next = stack
                 .last()
                 .and_then(|pos| Some(pos.after(pos.parse_san_bytes(san.as_bytes()).ok()?)));
@@ -102,15 +85,16 @@ fn build() -> Table {
                 break;
             };
             stack.push(after);
-            path.push(san);
         }
         if replayed {
-            keys[i] = stack.last().map(|pos| (pos.repetition_key(), path.len()));
+            keys[index] = stack
+                .last()
+                .map(|pos| (pos.repetition_key(), stack.len().saturating_sub(1)));
         }
     }
-    let mut named = HashMap::with_capacity(entries.len());
+    let mut named = HashMap::with_capacity(LINES.len());
     let mut max_ply = 0;
-    for (&(eco, name, _), key) in entries.iter().zip(keys) {
+    for (&(eco, name, _), key) in LINES.iter().zip(keys) {
         let Some((key, plies)) = key else {
             continue;
         };
