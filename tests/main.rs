@@ -10,6 +10,7 @@ mod layers;
 mod limits;
 mod long_work;
 mod many_games;
+mod opening;
 mod own_files;
 mod perft;
 mod pgn_docs;

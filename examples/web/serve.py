@@ -696,7 +696,7 @@ class Bridge:
                 return
             game.advance_clock(state)
             game.state = state
-            game.opening = opening or game.opening
+            game.opening = opening
             game.last_activity = time.time()
         self.store.save(game)
         self.publish(game)

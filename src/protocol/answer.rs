@@ -6,6 +6,7 @@ use crate::describe::{CastleSide, MoveFacts};
 use crate::fen::FenText;
 use crate::game::Status;
 use crate::position::Position;
+use crate::query::openings::Opening;
 use crate::square::Square;
 use crate::uci::UciMove;
 
@@ -80,6 +81,8 @@ pub enum Answer {
     Turn(Color),
     Fen(String),
     Status(Standing),
+    /// `opening`: the game's opening, `None` when the table names no position of it.
+    Opening(Option<&'static Opening>),
     Played(Box<MoveDetail>, Standing),
     Undone(String),
     /// An accepted takeback: the moves taken back, the last played first.
@@ -174,6 +177,7 @@ pub const HELP: &[&str] = &[
     "turn: the side to move",
     "fen: the position as FEN",
     "status: state, winner, draw reason, claimable draws",
+    "opening: the game's ECO code and opening name, or none",
     "move <move>: play a move (UCI or SAN)",
     "move <move> as white|black: play a move if that side is to move",
     "undo: take back the last move",

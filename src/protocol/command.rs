@@ -63,6 +63,8 @@ pub enum Command<'a> {
     Turn,
     Fen,
     Status,
+    /// The game's opening, as the opening table names it.
+    Opening,
     Move(&'a str),
     /// `move <move> as white|black`: a move that only the seat named may make.
     MoveAs(&'a str, Color),
@@ -236,6 +238,7 @@ impl<'a> Command<'a> {
                 "turn" => no_args(keyword, args, Command::Turn)?,
                 "fen" => no_args(keyword, args, Command::Fen)?,
                 "status" => no_args(keyword, args, Command::Status)?,
+                "opening" => no_args(keyword, args, Command::Opening)?,
                 "move" => match args {
                     [text, "as", seat] => Command::MoveAs(text, parse_color("move ... as", seat)?),
                     _ => Command::Move(one_move(keyword, args)?),

@@ -207,6 +207,16 @@ status checkmate winner black
 ",
     },
     Topic {
+        keyword: "opening",
+        syntax: "opening",
+        summary: "names the game's opening: the ECO code and name of the last position of the game, from the current one back to the start, that lichess.org's opening table names, or none",
+        example: "\
+> position startpos moves e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6
+> opening
+opening B90 Sicilian Defense: Najdorf Variation
+",
+    },
+    Topic {
         keyword: "move",
         syntax: "move <move>\nmove <move> as white|black",
         summary: "plays a move in UCI or SAN and answers its UCI, its SAN, the new state and its facts; with as, only if that side is to move",

@@ -350,6 +350,12 @@ fn answer_fields<M: SerializeMap>(map: &mut M, answer: &Answer) -> Result<(), M:
         Answer::Turn(color) => map.serialize_entry("turn", &Text(color)),
         Answer::Fen(fen) => map.serialize_entry("fen", fen),
         Answer::Status(status) => status_fields(map, status),
+        Answer::Opening(Some(opening)) => {
+            map.serialize_entry("eco", opening.eco)?;
+            map.serialize_entry("name", opening.name)
+        }
+        // No opening: no `eco`, no `name`, as for every fact that does not apply.
+        Answer::Opening(None) => Ok(()),
         Answer::Played(detail, status) => {
             move_fields(map, detail)?;
             status_fields(map, status)

@@ -13,6 +13,7 @@ use crate::pgn::reader::Skip;
 use crate::pgn::writer::Comment;
 use crate::pgn::{self, GameReader, Loaded, Next, Options, Replayer, Tags};
 use crate::position::Position;
+use crate::query::openings;
 use crate::refusal::MoveRef;
 use crate::square::Square;
 
@@ -740,6 +741,7 @@ impl Record {
             Command::Turn => Answer::Turn(pos.turn()),
             Command::Fen => Answer::Fen(pos.fen()),
             Command::Status => Answer::Status(self.standing()),
+            Command::Opening => Answer::Opening(openings::classify(&self.game)),
             Command::History => Answer::History(self.game.moves().map(|m| self.uci(m)).collect()),
             Command::San(text) => {
                 let m = pos

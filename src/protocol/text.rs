@@ -321,6 +321,10 @@ impl Answer {
                 write_status(out, status)?;
                 out.write_all(b"\n")
             }
+            Answer::Opening(Some(opening)) => {
+                writeln!(out, "opening {} {}", opening.eco, opening.name)
+            }
+            Answer::Opening(None) => writeln!(out, "opening none"),
             Answer::Played(detail, status) => {
                 out.write_all(b"played ")?;
                 write_uci_san(out, detail)?;

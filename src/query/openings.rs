@@ -1,5 +1,6 @@
 //! Opening names and ECO codes: lichess.org's CC0 data set (`data/openings/`, see its
-//! README), embedded in the binary and read into a table at first use.
+//! README), embedded in the binary (split and ordered by build.rs) and replayed into a
+//! table at first use, in about a millisecond.
 //!
 //! A position is named by its identity as EPD (placement, side to move, castling, the
 //! en-passant square only when a capture there is legal): the repetition key, which a
@@ -19,13 +20,8 @@ pub struct Opening {
     pub name: &'static str,
 }
 
-const DATA: [&str; 5] = [
-    include_str!("../../data/openings/a.tsv"),
-    include_str!("../../data/openings/b.tsv"),
-    include_str!("../../data/openings/c.tsv"),
-    include_str!("../../data/openings/d.tsv"),
-    include_str!("../../data/openings/e.tsv"),
-];
+// `LINES` and `REPLAY`, made by build.rs from data/openings/*.tsv.
+include!(concat!(env!("OUT_DIR"), "/openings.rs"));
 
 /// The named positions, and the most plies any named line has.
 pub struct Table {
@@ -42,19 +38,14 @@ pub fn table() -> &'static Table {
 
 /// The lines of the data set: ECO, name, and the moves as SAN tokens.
 pub fn lines() -> impl Iterator<Item = (&'static str, &'static str, Vec<&'static str>)> {
-    DATA.iter().flat_map(|text| {
-        text.lines().skip(1).filter_map(|line| {
-            let mut fields = line.split('\t');
-            let eco = fields.next()?;
-            let name = fields.next()?;
-            let pgn = fields.next()?;
-            let moves = pgn
-                .split_whitespace()
-                .filter(|t| !t.ends_with('.'))
-                .collect();
-            Some((eco, name, moves))
-        })
-    })
+    LINES
+        .iter()
+        .map(|&(eco, name, pgn)| (eco, name, sans(pgn).collect()))
+}
+
+/// The SAN tokens of a line's moves: its words but the move numbers.
+fn sans(pgn: &'static str) -> impl Iterator<Item = &'static str> {
+    pgn.split_ascii_whitespace().filter(|t| !t.ends_with('.'))
 }
 
 /// The position a line of moves from the standard start reaches, `None` when one does
@@ -69,17 +60,47 @@ pub fn replay(moves: &[&str]) -> Option<Position> {
 }
 
 fn build() -> Table {
-    let mut named = HashMap::new();
-    let mut max_ply = 0;
-    for (eco, name, moves) in lines() {
-        let Some(pos) = replay(&moves) else {
+    // The lines in the order of their moves (build.rs sorts them): each shares its
+    // first `common` moves with the line replayed before it, whose positions stay on the
+    // stack, so a position is replayed once however many lines pass through it (8,649
+    // positions for 36,895 moves in the data set).
+    let mut keys: Vec<Option<(u64, usize)>> = vec![None; LINES.len()];
+    // `stack[i]` is the position after the first `i` moves of the line replayed last,
+    // as far as they replayed.
+    let mut stack = vec![Position::startpos()];
+    for &(index, common) in &REPLAY {
+        let index = usize::from(index);
+        let Some(&(_, _, pgn)) = LINES.get(index) else {
             continue;
         };
-        max_ply = max_ply.max(moves.len());
-        // The first line that names a position names it.
-        named
-            .entry(pos.repetition_key())
-            .or_insert(Opening { eco, name });
+        let kept = usize::from(common).min(stack.len().saturating_sub(1));
+        stack.truncate(kept + 1);
+        let mut replayed = true;
+        for san in sans(pgn).skip(kept) {
+            let next = stack
+                .last()
+                .and_then(|pos| Some(pos.after(pos.parse_san_bytes(san.as_bytes()).ok()?)));
+            let Some(after) = next else {
+                replayed = false;
+                break;
+            };
+            stack.push(after);
+        }
+        if replayed {
+            keys[index] = stack
+                .last()
+                .map(|pos| (pos.repetition_key(), stack.len().saturating_sub(1)));
+        }
+    }
+    let mut named = HashMap::with_capacity(LINES.len());
+    let mut max_ply = 0;
+    for (&(eco, name, _), key) in LINES.iter().zip(keys) {
+        let Some((key, plies)) = key else {
+            continue;
+        };
+        max_ply = max_ply.max(plies);
+        // The first line in file order that names a position names it.
+        named.entry(key).or_insert(Opening { eco, name });
     }
     Table { named, max_ply }
 }

@@ -117,6 +117,18 @@ class WebBoard(unittest.TestCase):
         *_, expected = arbiter_answers("position startpos moves " + " ".join(SCHOLARS_MATE), "pgn")
         self.assertEqual(pgn.read_text(), expected["pgn"])
 
+    def test_the_opening_is_named_under_the_banner(self):
+        self.join()
+        self.everywhere(lambda page: page.text("banner") != "", "the banner")
+        self.assertEqual(self.watcher.text("opening"), "")
+        self.play(self.white, "e2", "e4", 1)
+        self.play(self.black, "c7", "c5", 2)
+        self.everywhere(lambda page: page.text("opening") == "B20 Sicilian Defense", "the opening's name")
+        # Under the banner: the next element after it, and drawn below it.
+        banner, opening = self.watcher.element("#banner"), self.watcher.element("#opening")
+        self.assertEqual(self.watcher.element("#banner + p").get_attribute("id"), "opening")
+        self.assertGreaterEqual(opening.location["y"], banner.location["y"] + banner.size["height"])
+
     def test_a_watcher_cannot_act_and_a_forged_token_is_refused(self):
         self.join()
         before = [page.drawing() for page in self.pages()]

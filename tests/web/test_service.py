@@ -232,6 +232,24 @@ class Service(unittest.TestCase):
         self.assertEqual(state["moves"], [])  # white to move again: two plies back
         events.close()
 
+    def test_every_update_names_the_opening_as_arbiter_does(self):
+        game = self.bridge.create()
+        events = self.bridge.events(game["game"])
+        first = events.until(lambda u: True, "the first update")
+        self.assertIsNone(first["opening"])  # the start position is named by no line
+        state = self.play(game, ["e2e4", "c7c5"], events)
+        [named] = arbiter_answers("position startpos moves e2e4 c7c5", "opening")
+        self.assertEqual(named, {"answer": "opening", "eco": "B20", "name": "Sicilian Defense"})
+        self.assertEqual(events.last["opening"], "B20 Sicilian Defense")
+        # A takeback back to the start: no opening again, not the last one kept.
+        white, black = game["white_token"], game["black_token"]
+        self.bridge.act(game["game"], white, "offer-takeback", state["version"])
+        state = events.until(lambda u: u["state"]["offers"]["takeback"], "the offer")["state"]
+        self.bridge.act(game["game"], black, "accept-takeback", state["version"])
+        update = events.until(lambda u: u["state"]["moves"] == [], "the takeback")
+        self.assertIsNone(update["opening"])
+        events.close()
+
     def test_a_flag_falls_on_a_one_second_clock_and_the_right_side_wins(self):
         game = self.bridge.create(time="1s+0")
         events = self.bridge.events(game["game"])
