@@ -67,36 +67,26 @@ impl Reply {
 
 /// `@<id> game <name>` (either part may be absent) and then `end`, as a text answer's
 /// lines start: `end` is the blank before the line's text, empty before an empty line.
-/// One write when it fits the buffer, as it does for every name and a short id: every
-/// answer to a server of many games starts so.
+/// Written part by part: the writer is buffered, and every answer to a server of many
+/// games starts so.
 fn write_prefix(
     out: &mut impl Write,
     id: Option<&str>,
     game: Option<NameRef>,
     end: &[u8],
 ) -> io::Result<()> {
-    let parts: [&[u8]; 6] = [
-        if id.is_some() { b"@" } else { b"" },
-        id.map_or(b"", str::as_bytes),
-        if id.is_some() && game.is_some() {
-            b" "
-        } else {
-            b""
-        },
-        if game.is_some() { b"game " } else { b"" },
-        game.map_or(b"", NameRef::as_bytes),
-        end,
-    ];
-    let mut bytes = [0u8; 128];
-    let mut len = 0;
-    for part in parts {
-        let Some(room) = bytes.get_mut(len..len + part.len()) else {
-            return parts.iter().try_for_each(|part| out.write_all(part));
-        };
-        room.copy_from_slice(part);
-        len += part.len();
+    if let Some(id) = id {
+        out.write_all(b"@")?;
+        out.write_all(id.as_bytes())?;
+        if game.is_some() {
+            out.write_all(b" ")?;
+        }
     }
-    out.write_all(&bytes[..len])
+    if let Some(game) = game {
+        out.write_all(b"game ")?;
+        out.write_all(game.as_bytes())?;
+    }
+    out.write_all(end)
 }
 
 /// Writes a keyword followed by its items, with no trailing blank when there are none.
