@@ -219,9 +219,14 @@ impl Session {
     }
 
     /// Runs one command line to its reply, long work included (it cannot be stopped
-    /// here); an `@<id>` prefix is ignored.
+    /// here); an `@<id>` prefix is ignored, but refused with the line, as the stream
+    /// refuses it, when it holds a control character.
     pub fn execute(&mut self, line: &str) -> Reply {
-        match self.step(Request::split(line).text) {
+        let request = Request::split(line);
+        if request.id.is_some_and(has_control) {
+            return Reply::Error(ProtocolError::BadInput(BadInput::Control));
+        }
+        match self.step(request.text) {
             Step::Reply(reply) => reply,
             Step::Job(job) => Reply::Answer(job.run(&AtomicBool::new(false))),
         }
@@ -1154,6 +1159,27 @@ mod tests {
         assert!(has_control("turn\u{85}fen"));
         assert!(!has_control("é\u{a0}"));
         assert!(!has_control("move\u{2003}e4"));
+    }
+
+    /// `execute` refuses a line whose id holds a control character, as the stream
+    /// does, and changes nothing: the id is not the command's, but it is the line's.
+    #[test]
+    fn a_control_character_in_the_id_refuses_the_line() {
+        let mut session = Session::new();
+        let reply = session.execute("@7\u{1d} game g1 position startpos");
+        assert!(
+            matches!(
+                reply,
+                Reply::Error(ProtocolError::BadInput(BadInput::Control))
+            ),
+            "{reply:?}"
+        );
+        assert!(session.named_games().is_empty());
+        assert_eq!(
+            session.execute("@7 game g1 position startpos"),
+            Reply::Silent
+        );
+        assert_eq!(session.named_games().len(), 1);
     }
 
     /// The bytes are read a word at a time, the last word overlapping: a control
