@@ -286,7 +286,9 @@ pub fn session(data: &[u8]) {
         let Ok(line) = std::str::from_utf8(raw) else {
             continue;
         };
-        let control = line.chars().any(|c| c.is_control() && !c.is_whitespace());
+        // As the protocol defines it: every control character but tab (form feed and
+        // vertical tab included, which Rust counts as whitespace).
+        let control = line.chars().any(|c| c.is_control() && c != '\t');
         // An `@<id>` prefix is the client's; the command is what follows it and the
         // game prefixes.
         let request = Request::split(line).text;
