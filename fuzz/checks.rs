@@ -323,15 +323,17 @@ pub fn session(data: &[u8]) {
         if let (Some(p), false, Some(_)) = (prefixed, control, keyword) {
             if version_before.is_none() && !creates && !keyword.is_some_and(|k| k.starts_with('#'))
             {
+                // A command that is wrong whatever the game (one of the process, or
+                // refused in safe mode) is refused before the game is looked up.
                 assert!(
-                    matches!(&reply, Reply::Error(e) if matches!(e.code(), "unknown-game" | "bad-argument" | "unknown-command")),
+                    matches!(&reply, Reply::Error(e) if matches!(e.code(), "unknown-game" | "bad-argument" | "unknown-command" | "process-wide" | "not-allowed")),
                     "{line:?} on a game that is not open: {text:?}"
                 );
             }
             if let (Some(expected), Some(current)) = (p.expected, version_before) {
                 if expected != current {
                     assert!(
-                        matches!(&reply, Reply::Error(e) if matches!(e.code(), "stale-version" | "bad-argument" | "unknown-command")),
+                        matches!(&reply, Reply::Error(e) if matches!(e.code(), "stale-version" | "bad-argument" | "unknown-command" | "process-wide" | "not-allowed")),
                         "{line:?} at version {current}: {text:?}"
                     );
                 }
