@@ -510,6 +510,17 @@ fn control_characters_inside_a_line_are_bad_input_and_not_echoed() {
     }
 }
 
+/// Before a request id too: a form feed or vertical tab there is no blank, though
+/// Unicode counts it as one. The id is readable, so the refusal carries it.
+#[test]
+fn a_control_character_before_a_request_id_is_bad_input_answered_with_the_id() {
+    let bad = "error bad-input the line holds a control character and was skipped\n";
+    for line in ["\x0c@7 isready", "\x0b @7 isready", "\x0c@7"] {
+        let run = arbiter(&[], format!("{line}\n@8 isready\n"));
+        assert_eq!(run.stdout, format!("@7 {bad}@8 readyok\n"), "{line:?}");
+    }
+}
+
 #[test]
 fn a_byte_order_mark_starts_stdin_or_a_command_file() {
     let run = arbiter(&[], &b"\xef\xbb\xbfturn\n\xef\xbb\xbfturn\n"[..]);

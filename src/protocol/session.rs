@@ -219,11 +219,11 @@ impl Session {
     }
 
     /// Runs one command line to its reply, long work included (it cannot be stopped
-    /// here); an `@<id>` prefix is ignored, but refused with the line, as the stream
-    /// refuses it, when it holds a control character.
+    /// here); an `@<id>` prefix is ignored. A control character before the command (in
+    /// the id or the blanks around it) refuses the line, as the stream refuses it.
     pub fn execute(&mut self, line: &str) -> Reply {
         let request = Request::split(line);
-        if request.id.is_some_and(has_control) {
+        if head_has_control(line, &request) {
             return Reply::Error(ProtocolError::BadInput(BadInput::Control));
         }
         match self.step(request.text) {
@@ -1136,6 +1136,16 @@ pub(crate) fn has_control(line: &str) -> bool {
     line.chars().any(|c| c.is_control() && c != '\t')
 }
 
+/// Whether the part of `line` before its request's command text (the blanks, `@` and
+/// the id) holds a control character: `step` checks the command text itself. Blanks
+/// are read as Unicode reads them, so a form feed before `@` is found here.
+pub(crate) fn head_has_control(line: &str, request: &Request<'_>) -> bool {
+    line.len()
+        .checked_sub(request.text.len())
+        .and_then(|head| line.get(..head))
+        .is_some_and(has_control)
+}
+
 fn at(text: &str, ply: Option<usize>) -> MoveRef {
     MoveRef {
         text: text.to_string(),
@@ -1161,10 +1171,11 @@ mod tests {
         assert!(!has_control("move\u{2003}e4"));
     }
 
-    /// `execute` refuses a line whose id holds a control character, as the stream
-    /// does, and changes nothing: the id is not the command's, but it is the line's.
+    /// `execute` refuses a line with a control character in its id or before it, as
+    /// the stream does, and changes nothing: the id is not the command's, but it is the
+    /// line's.
     #[test]
-    fn a_control_character_in_the_id_refuses_the_line() {
+    fn a_control_character_in_or_before_the_id_refuses_the_line() {
         let mut session = Session::new();
         let reply = session.execute("@7\u{1d} game g1 position startpos");
         assert!(
@@ -1175,6 +1186,14 @@ mod tests {
             "{reply:?}"
         );
         assert!(session.named_games().is_empty());
+        let reply = session.execute("\u{c}@7 isready");
+        assert!(
+            matches!(
+                reply,
+                Reply::Error(ProtocolError::BadInput(BadInput::Control))
+            ),
+            "{reply:?}"
+        );
         assert_eq!(
             session.execute("@7 game g1 position startpos"),
             Reply::Silent

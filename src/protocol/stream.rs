@@ -14,7 +14,7 @@ use super::error::{BadInput, ProtocolError};
 use super::job::Job;
 use super::name::{GameName, NameRef, Version};
 use super::request::Request;
-use super::session::{has_control, Address, Session, Step};
+use super::session::{has_control, head_has_control, Address, Session, Step};
 
 /// The longest line, in bytes without its line ending, that is read as a command.
 pub const MAX_LINE: usize = 1 << 20;
@@ -335,7 +335,7 @@ impl<W: Write> Core<W> {
             }
         }
         let request = Request::split(line);
-        let (step, address) = if request.id.is_some_and(has_control) {
+        let (step, address) = if head_has_control(line, &request) {
             let refused = Step::Reply(Reply::Error(ProtocolError::BadInput(BadInput::Control)));
             (refused, Address::whole(request.text))
         } else {
