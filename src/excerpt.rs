@@ -1,5 +1,6 @@
 //! Offending text as an error message quotes it: a bad token of a megabyte must not
-//! make a megabyte-long error line.
+//! make a megabyte-long error line, and text decoded from JSON or read from a file
+//! must not break the one line an error is.
 
 use std::fmt;
 
@@ -15,7 +16,8 @@ pub const EXCERPT_CHARS: usize = 80;
 pub const PATH_CHARS: usize = 4096;
 
 /// Text shown whole when it is at most `EXCERPT_CHARS` characters, else its first
-/// `EXCERPT_CHARS` characters followed by `...`.
+/// `EXCERPT_CHARS` characters followed by `...`; a control character is shown as its
+/// Rust escape (`\n`, `\u{1d}`).
 #[derive(Clone, Copy, Debug)]
 pub struct Excerpt<'a>(pub &'a str);
 
@@ -24,10 +26,23 @@ pub struct Excerpt<'a>(pub &'a str);
 pub struct PathExcerpt<'a>(pub &'a str);
 
 fn cut(f: &mut fmt::Formatter<'_>, text: &str, limit: usize) -> fmt::Result {
-    match text.char_indices().nth(limit) {
-        None => f.write_str(text),
-        Some((end, _)) => write!(f, "{}...", text.get(..end).unwrap_or_default()),
+    let (shown, cut) = match text.char_indices().nth(limit) {
+        None => (text, false),
+        Some((end, _)) => (text.get(..end).unwrap_or_default(), true),
+    };
+    for part in shown.split_inclusive(char::is_control) {
+        match part.char_indices().last() {
+            Some((at, c)) if c.is_control() => {
+                f.write_str(part.get(..at).unwrap_or_default())?;
+                write!(f, "{}", c.escape_default())?;
+            }
+            _ => f.write_str(part)?,
+        }
     }
+    if cut {
+        f.write_str("...")?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for Excerpt<'_> {
@@ -45,6 +60,21 @@ impl fmt::Display for PathExcerpt<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An error is one line: a line feed or any other control character in quoted
+    /// text (a JSON string's `\n`, a file's bytes) is shown escaped.
+    #[test]
+    fn control_characters_are_shown_escaped() {
+        assert_eq!(Excerpt("a\nb").to_string(), "a\\nb");
+        assert_eq!(Excerpt("\u{1d}x\t").to_string(), "\\u{1d}x\\t");
+        assert_eq!(Excerpt("\u{85}").to_string(), "\\u{85}");
+        assert_eq!(Excerpt("é a").to_string(), "é a");
+        let long = "\n".repeat(EXCERPT_CHARS + 1);
+        assert_eq!(
+            Excerpt(&long).to_string(),
+            format!("{}...", "\\n".repeat(EXCERPT_CHARS))
+        );
+    }
 
     #[test]
     fn short_text_is_quoted_whole_and_long_text_is_cut_at_a_character() {

@@ -521,6 +521,17 @@ fn a_control_character_before_a_request_id_is_bad_input_answered_with_the_id() {
     }
 }
 
+/// An error is one line even when the text it quotes came from a JSON string holding
+/// a line feed or another control character: they are shown escaped.
+#[test]
+fn an_error_quoting_decoded_text_stays_one_line() {
+    let run = arbiter(&[], "game g restore {\"srovi\\n\":\"x\"}\nisready\n");
+    assert_eq!(
+        run.stdout,
+        "game g error bad-state 'srovi\\n' is not a field of a game's state\nreadyok\n"
+    );
+}
+
 #[test]
 fn a_byte_order_mark_starts_stdin_or_a_command_file() {
     let run = arbiter(&[], &b"\xef\xbb\xbfturn\n\xef\xbb\xbfturn\n"[..]);
