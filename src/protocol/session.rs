@@ -1177,23 +1177,20 @@ mod tests {
     #[test]
     fn a_control_character_in_or_before_the_id_refuses_the_line() {
         let mut session = Session::new();
-        let reply = session.execute("@7\u{1d} game g1 position startpos");
-        assert!(
-            matches!(
-                reply,
-                Reply::Error(ProtocolError::BadInput(BadInput::Control))
-            ),
-            "{reply:?}"
-        );
-        assert!(session.named_games().is_empty());
-        let reply = session.execute("\u{c}@7 isready");
-        assert!(
-            matches!(
-                reply,
-                Reply::Error(ProtocolError::BadInput(BadInput::Control))
-            ),
-            "{reply:?}"
-        );
+        for line in [
+            "@7\u{1d} game g1 position startpos",
+            "\u{c}@7 game g1 position startpos",
+        ] {
+            let reply = session.execute(line);
+            assert!(
+                matches!(
+                    reply,
+                    Reply::Error(ProtocolError::BadInput(BadInput::Control))
+                ),
+                "{line:?}: {reply:?}"
+            );
+            assert!(session.named_games().is_empty(), "{line:?}");
+        }
         assert_eq!(
             session.execute("@7 game g1 position startpos"),
             Reply::Silent
