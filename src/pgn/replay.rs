@@ -668,7 +668,7 @@ impl Replayer {
                 frame.before_last = Some(before);
                 frame.position.play_unchecked(m);
                 frame.ply += 1;
-                if self.options.record && !self.options.strip.variations {
+                if self.records_variations() {
                     let san = before.san(m);
                     self.layout.play(&mut self.movetext, &before, &san);
                 }
@@ -703,6 +703,12 @@ impl Replayer {
 }
 
 impl Replayer {
+    /// Whether variations go into the recorded movetext: it is recorded, and
+    /// `--strip variations` was not asked.
+    fn records_variations(&self) -> bool {
+        self.options.record && !self.options.strip.variations
+    }
+
     /// Whether what `asked` strips, or the variation being read, is left out of the
     /// recorded movetext here.
     fn strips(&self, asked: bool) -> bool {
@@ -847,7 +853,7 @@ impl Visitor for Replayer {
                 frame.before_last = Some(pos);
                 frame.position = next;
                 frame.ply += 1;
-                if self.options.record && !self.options.strip.variations {
+                if self.records_variations() {
                     self.layout.play(&mut self.movetext, &pos, "--");
                 }
             }
@@ -908,7 +914,7 @@ impl Visitor for Replayer {
                     before_last: None,
                     ply: ply - 1,
                 });
-                if self.options.record && !self.options.strip.variations {
+                if self.records_variations() {
                     self.layout.begin_variation(&mut self.movetext);
                 }
             }
@@ -921,7 +927,7 @@ impl Visitor for Replayer {
             return;
         }
         self.frames.pop();
-        if self.options.record && !self.options.strip.variations {
+        if self.records_variations() {
             self.layout.end_variation(&mut self.movetext);
         }
     }
