@@ -526,6 +526,16 @@ impl VerdictLine {
     }
 }
 
+/// `game <n>`, then ` <file>` when the game's file is named: how every line about a
+/// game starts (its verdict, a skip, a repair).
+fn write_game(out: &mut impl Write, number: u64, file: Option<&str>) -> io::Result<()> {
+    write!(out, "game {number}")?;
+    if let Some(file) = file {
+        write!(out, " {file}")?;
+    }
+    Ok(())
+}
+
 /// Writes the verdict line of game `number`.
 fn write_verdict(
     out: &mut impl Write,
@@ -557,10 +567,7 @@ fn write_verdict(
         line.push(b"\n");
         return out.write_all(line.bytes());
     }
-    write!(out, "game {number}")?;
-    if let Some(file) = file {
-        write!(out, " {file}")?;
-    }
+    write_game(out, number, file)?;
     let mark = if selected { " selected" } else { "" };
     match verdict {
         Verdict::Ok {
@@ -688,10 +695,7 @@ impl<W: Write, E: Write> Output<'_, W, E> {
                     // The repairs of the games the run selects: those it writes.
                     if let Some(repair) = repair {
                         self.summary.fixed += 1;
-                        write!(self.err, "game {number}")?;
-                        if let Some(file) = file {
-                            write!(self.err, " {file}")?;
-                        }
+                        write_game(self.err, number, file)?;
                         writeln!(self.err, " {repair}")?;
                         // As each game is reached, like the reports of broken games.
                         self.err.flush()?;
@@ -717,10 +721,7 @@ impl<W: Write, E: Write> Output<'_, W, E> {
             Verdict::Skipped => {
                 self.summary.skipped += 1;
                 if check {
-                    write!(self.out, "game {number}")?;
-                    if let Some(file) = file {
-                        write!(self.out, " {file}")?;
-                    }
+                    write_game(self.out, number, file)?;
                     writeln!(self.out, " skipped")?;
                 }
                 Ok(())
