@@ -5,6 +5,9 @@ use std::path::PathBuf;
 use clap::Parser;
 use clap_complete::Shell;
 
+/// The heading of `--help` under which the flags of `--pgn` stand.
+const DATABASES: &str = "Game databases (with --pgn)";
+
 /// A chess rules oracle speaking a UCI-style line protocol (see docs/protocol.md).
 ///
 /// Without -c or FILE, reads commands from stdin: a REPL with history and Tab
@@ -60,7 +63,7 @@ pub struct Cli {
 
     /// Check or convert the games of PGN files instead of speaking the protocol
     /// (docs/pgn.md); FILE... are then PGN files ("-" or none: stdin).
-    #[arg(long, help_heading = "Game databases (with --pgn)")]
+    #[arg(long, help_heading = DATABASES)]
     pub pgn: bool,
 
     /// With --pgn: what to write of each game.
@@ -70,17 +73,17 @@ pub struct Cli {
         value_name = "WHAT",
         default_value = "check",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub to: To,
 
     /// With --pgn: threads replaying games (default: the available cores).
-    #[arg(long, value_name = "N", requires = "pgn", help_heading = "Game databases (with --pgn)", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", requires = "pgn", help_heading = DATABASES, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 
     /// With --pgn --to pgn|uci|epd: write broken games as they were read instead of
     /// leaving them out.
-    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    #[arg(long, requires = "pgn", help_heading = DATABASES)]
     pub keep_broken: bool,
 
     /// With --pgn: select the games for which EXPR holds (repeatable: all must hold),
@@ -89,7 +92,7 @@ pub struct Cli {
         long = "where",
         value_name = "EXPR",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub wheres: Vec<String>,
 
@@ -99,17 +102,17 @@ pub struct Cli {
         long,
         value_name = "LIST",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub fields: Option<String>,
 
     /// With --pgn: drop a selected game whose main line (start and moves) an earlier
     /// selected game had, and count it.
-    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    #[arg(long, requires = "pgn", help_heading = DATABASES)]
     pub dedup: bool,
 
     /// With --pgn --to epd: end each line with id "<n>.<ply>"; (game number, ply).
-    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    #[arg(long, requires = "pgn", help_heading = DATABASES)]
     pub label: bool,
 
     /// With --pgn --to pgn: leave these out of the movetext, any of
@@ -119,7 +122,7 @@ pub struct Cli {
         long,
         value_name = "WHAT",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub strip: Option<String>,
 
@@ -129,14 +132,14 @@ pub struct Cli {
         long,
         value_name = "WHAT",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub add: Option<String>,
 
     /// With --pgn: rewrite a result the final position contradicts (mate, stalemate,
     /// an automatic draw), or * on a game the moves end, and report it on stderr,
     /// instead of counting the game broken.
-    #[arg(long, requires = "pgn", help_heading = "Game databases (with --pgn)")]
+    #[arg(long, requires = "pgn", help_heading = DATABASES)]
     pub fix_results: bool,
 
     /// With --pgn: write the games --dedup drops to FILE, as they were read (implies
@@ -145,7 +148,7 @@ pub struct Cli {
         long,
         value_name = "FILE",
         requires = "pgn",
-        help_heading = "Game databases (with --pgn)"
+        help_heading = DATABASES
     )]
     pub dups: Option<PathBuf>,
 

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use arbiter::protocol::{BoardStyle, Flow, Format, Runner, Session};
 use arbiter::Position;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::cli::{Cli, To};
 use crate::files::{is_file_error, open_named};
@@ -79,14 +79,13 @@ fn pgn_mode(cli: &Cli) -> ExitCode {
     use arbiter::pgn::database::{self, Config, Select, Source, Target};
     // Nothing is read before the questions are known to be good.
     let tabular = matches!(cli.to, To::Tsv | To::Json);
-    let edits = match edits(cli) {
+    let (strip, add) = match edits(cli) {
         Ok(edits) => edits,
         Err(e) => {
             eprintln!("arbiter: {e}");
             return ExitCode::from(2);
         }
     };
-    let (strip, add) = edits;
     let dedup = cli.dedup || cli.dups.is_some();
     let asked = !cli.wheres.is_empty()
         || tabular
@@ -228,24 +227,15 @@ fn edits(cli: &Cli) -> Result<(arbiter::pgn::edit::Strip, arbiter::pgn::edit::Ad
         ("--add", cli.add.is_some()),
     ] {
         if given && cli.to != To::Pgn {
+            // The name `--to` takes for it, as clap derives it.
+            let to = cli.to.to_possible_value();
             return Err(format!(
                 "{flag} edits the PGN that --to pgn writes; with --to {} it would change nothing",
-                to_name(cli.to)
+                to.as_ref().map_or("?", |to| to.get_name())
             ));
         }
     }
     Ok((strip, add))
-}
-
-fn to_name(to: To) -> &'static str {
-    match to {
-        To::Check => "check",
-        To::Pgn => "pgn",
-        To::Uci => "uci",
-        To::Epd => "epd",
-        To::Tsv => "tsv",
-        To::Json => "json",
-    }
 }
 
 /// The file of `--dups`, created empty; refused when it is one of the inputs (which
