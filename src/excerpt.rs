@@ -2,7 +2,7 @@
 //! make a megabyte-long error line, and text decoded from JSON or read from a file
 //! must not break the one line an error is.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 /// The most characters of offending text (a token, a move, a FEN field, a name) that an
 /// error message quotes; a longer text is cut there and marked `...`. Every real token
@@ -30,13 +30,11 @@ fn cut(f: &mut fmt::Formatter<'_>, text: &str, limit: usize) -> fmt::Result {
         None => (text, false),
         Some((end, _)) => (text.get(..end).unwrap_or_default(), true),
     };
-    for part in shown.split_inclusive(char::is_control) {
-        match part.char_indices().last() {
-            Some((at, c)) if c.is_control() => {
-                f.write_str(part.get(..at).unwrap_or_default())?;
-                write!(f, "{}", c.escape_default())?;
-            }
-            _ => f.write_str(part)?,
+    for c in shown.chars() {
+        if c.is_control() {
+            write!(f, "{}", c.escape_default())?;
+        } else {
+            f.write_char(c)?;
         }
     }
     if cut {
