@@ -171,29 +171,35 @@ fn every_line_of_the_opening_data_replays() {
     }
 }
 
-/// The python-chess cross-check of the questions (`scripts/query-python-check`): a quick
-/// slice of it. Without python-chess it skips as `reference::skip` says (a failure in CI).
-#[test]
-fn python_chess_answers_the_questions_alike() {
+/// A quick slice of a python-chess cross-check script (`scripts/<script>`) over `games`
+/// games: it must pass with no disagreement. Without python-chess it skips as
+/// `reference::skip` says (a failure in CI).
+fn python_check(script: &str, games: usize) {
     let Some(python) = crate::reference::python_with("chess.pgn") else {
         crate::reference::skip(
-            "query-python-check",
+            script,
             "python-chess is not importable",
             "pip install chess",
         );
         return;
     };
     let out = Command::new(python)
-        .arg(root().join("scripts/query-python-check"))
-        .args(["--games", "120", "--bin", BIN])
+        .arg(root().join("scripts").join(script))
+        .args(["--games", &games.to_string(), "--bin", BIN])
         .output()
-        .expect("run scripts/query-python-check");
+        .unwrap_or_else(|e| panic!("run scripts/{script}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        out.status.success() && stdout.contains("games 120 disagreements 0 "),
+        out.status.success() && stdout.contains(&format!("games {games} disagreements 0 ")),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The python-chess cross-check of the questions (`scripts/query-python-check`).
+#[test]
+fn python_chess_answers_the_questions_alike() {
+    python_check("query-python-check", 120);
 }
 
 /// The games of the edits' test files, many times over: annotated games, results to
@@ -353,27 +359,8 @@ fn the_duplicates_file_is_never_an_input() {
     assert!(input.contains("Other moves again"), "the input is intact");
 }
 
-/// The python-chess cross-check of the edits (`scripts/edits-python-check`): a quick
-/// slice of it. Without python-chess it skips as `reference::skip` says.
+/// The python-chess cross-check of the edits (`scripts/edits-python-check`).
 #[test]
 fn python_chess_reads_the_edited_games_alike() {
-    let Some(python) = crate::reference::python_with("chess.pgn") else {
-        crate::reference::skip(
-            "edits-python-check",
-            "python-chess is not importable",
-            "pip install chess",
-        );
-        return;
-    };
-    let out = Command::new(python)
-        .arg(root().join("scripts/edits-python-check"))
-        .args(["--games", "100", "--bin", BIN])
-        .output()
-        .expect("run scripts/edits-python-check");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.contains("games 100 disagreements 0 "),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    python_check("edits-python-check", 100);
 }
