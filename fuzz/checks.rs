@@ -8,6 +8,8 @@ use arbiter::color::Color;
 use arbiter::game::Status;
 use arbiter::moves::CastlingMode;
 use arbiter::moves::Move;
+use arbiter::pgn::database::{self, Config, Select, Source, Summary, Target};
+use arbiter::pgn::edit::{Add, Strip};
 use arbiter::pgn::reader::{read_game, GameRead};
 use arbiter::pgn::{writer, GameReader, Loaded, Next, Options, Replayer};
 use arbiter::position::Position;
@@ -15,6 +17,7 @@ use arbiter::protocol::name::NameRef;
 use arbiter::protocol::prefix::Prefixed;
 use arbiter::protocol::request::Request;
 use arbiter::protocol::{GameName, Reply, Runner, Session, Version};
+use arbiter::query::Query;
 use arbiter::san::SanError;
 use arbiter::uci::UciMove;
 
@@ -638,5 +641,128 @@ pub fn query(data: &[u8]) {
             assert!(e.error.at <= text.len(), "{e:?}");
             assert!(e.to_string().contains('^'), "{e}");
         }
+    }
+}
+
+/// One `--pgn` run over `data`: its output, verdicts and summary. `ready` reads it as a
+/// regular file is read (cut into runs for `jobs` workers), otherwise as a stream.
+fn database_run(
+    data: &[u8],
+    target: Target,
+    select: Option<&Select>,
+    jobs: usize,
+    ready: bool,
+) -> (Vec<u8>, Vec<u8>, Summary) {
+    let sources = vec![Source {
+        name: "fuzz.pgn".to_string(),
+        reader: data,
+        ready,
+    }];
+    let config = Config {
+        target,
+        jobs,
+        select,
+        ..Config::default()
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let summary = match database::run(sources, config, &mut out, &mut err) {
+        Ok(summary) => summary,
+        Err(e) => panic!("a run over memory failed: {e}"),
+    };
+    (out, err, summary)
+}
+
+/// `database_run` three ways: a file read by two workers, a stream read by one and by
+/// two. Every way gives the same bytes and counts.
+fn database_runs(data: &[u8], target: Target, select: Option<&Select>) -> (Vec<u8>, Summary) {
+    let file = database_run(data, target, select, 2, true);
+    for (jobs, ready) in [(1, false), (2, false)] {
+        let other = database_run(data, target, select, jobs, ready);
+        assert!(
+            other == file,
+            "{target:?} with {jobs} job(s) on a stream differs from the file's run"
+        );
+    }
+    (file.0, file.2)
+}
+
+/// Every question and edit at once: all games, `--strip` everything, `--add`
+/// everything, `--fix-results`, `--dedup`, and the tsv columns given.
+fn every_edit(fields: &str) -> Select {
+    let query = match Query::new(&[]) {
+        Ok(query) => query,
+        Err(e) => panic!("no question is a good question: {e}"),
+    };
+    let mut select = match Select::with_fields(query, fields) {
+        Ok(select) => select,
+        Err(e) => panic!("the fields {fields} are good: {e:?}"),
+    };
+    select.strip = Strip {
+        comments: true,
+        nags: true,
+        variations: true,
+        clocks: true,
+    };
+    select.add = Add {
+        eco: true,
+        opening: true,
+        plycount: true,
+    };
+    select.fix_results = true;
+    select.dedup = true;
+    select
+}
+
+/// Arbitrary bytes as a game database, through `arbiter --pgn`'s runs.
+///
+/// Invariants: no panic and no hang; each run gives the same bytes read as a file by
+/// two workers or as a stream by one or two; the counts add up (every game is correct
+/// or broken); `--to pgn` writes the correct games, which a second check finds all
+/// correct, as many as the first found; with every edit, the games written are the
+/// selected ones, all correct, and the edits made again change nothing; every tsv line
+/// has the header's columns and every JSON line is one object.
+pub fn database(data: &[u8]) {
+    let (_, checked) = database_runs(data, Target::Check, None);
+    assert_eq!(checked.ok + checked.errors, checked.games, "{checked:?}");
+
+    let (written, _) = database_runs(data, Target::Pgn, None);
+    let (_, again) = database_runs(&written, Target::Check, None);
+    assert_eq!((again.games, again.errors), (checked.ok, 0), "{again:?}");
+
+    let edits = every_edit("n,white,black,result,plies,eco,opening");
+    let (edited, summary) = database_runs(data, Target::Pgn, Some(&edits));
+    assert!(
+        summary.selected + summary.duplicates <= summary.ok,
+        "{summary:?}"
+    );
+    let (_, again) = database_runs(&edited, Target::Check, None);
+    assert_eq!(
+        (again.games, again.errors),
+        (summary.selected, 0),
+        "{again:?}"
+    );
+    let (twice, _) = database_runs(&edited, Target::Pgn, Some(&edits));
+    assert!(
+        twice == edited,
+        "the edits made again changed the games:\n{}\n---\n{}",
+        String::from_utf8_lossy(&edited),
+        String::from_utf8_lossy(&twice)
+    );
+
+    let (tsv, _) = database_runs(data, Target::Tsv, Some(&edits));
+    let text = String::from_utf8_lossy(&tsv);
+    let mut lines = text.lines();
+    let tabs = lines
+        .next()
+        .map_or(0, |header| header.matches('\t').count());
+    for line in lines {
+        assert_eq!(line.matches('\t').count(), tabs, "tsv line {line:?}");
+    }
+    let (json, _) = database_runs(data, Target::Json, Some(&edits));
+    for line in String::from_utf8_lossy(&json).lines() {
+        assert!(line.starts_with('{') && line.ends_with('}'), "{line:?}");
+    }
+    for target in [Target::Uci, Target::Epd] {
+        database_runs(data, target, Some(&edits));
     }
 }

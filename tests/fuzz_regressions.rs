@@ -57,6 +57,13 @@ fn pgn_inputs() {
     assert!(replay("pgn", checks::pgn) > 5);
 }
 
+/// The database runs start from the PGN seeds.
+#[test]
+fn database_inputs() {
+    assert!(replay("pgn", checks::database) > 5);
+    replay("database", checks::database);
+}
+
 /// Found by the `fen` fuzzer: a half-move clock of u32::MAX overflowed when a move was
 /// played (a panic with overflow checks, a clock wrapping to 0 without).
 #[test]
