@@ -1,7 +1,7 @@
 //! Executing commands against the game. Every command either succeeds or changes
 //! nothing: the new state is built aside and swapped in only when it is complete.
 
-use std::collections::hash_map::{Entry, HashMap, VacantEntry};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::LazyLock;
 
@@ -251,93 +251,101 @@ impl Session {
         };
         address.text = prefixed.text;
         address.game = prefixed.game;
-        let step = self.step_prefixed(&prefixed);
+        let (step, version) = self.step_prefixed(&prefixed);
         // Only JSON answers give the version.
         if prefixed.is_addressed() && self.settings.json {
-            address.version = self.record(prefixed.game).map(|r| r.version);
+            address.version = version;
         }
         (step, address)
     }
 
-    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> Step {
+    /// Runs a line's command on its game. With the version of that game after the line
+    /// (none when it is not open), which JSON answers to lines with a prefix give.
+    fn step_prefixed(&mut self, prefixed: &Prefixed<'_>) -> (Step, Option<Version>) {
         let command = match Command::parse(prefixed.text) {
             Ok(Some(command)) => command,
             Ok(None) if prefixed.is_addressed() => {
-                return error(ProtocolError::BadArgument(
-                    "game <name> and if <version> come before a command".to_string(),
-                ))
+                return self.refused(
+                    prefixed,
+                    ProtocolError::BadArgument(
+                        "game <name> and if <version> come before a command".to_string(),
+                    ),
+                )
             }
-            Ok(None) => return Step::Reply(Reply::Silent),
-            Err(e) => return error(e),
+            Ok(None) => return (Step::Reply(Reply::Silent), None),
+            Err(e) => return self.refused(prefixed, e),
         };
         // Checked before the game is looked up: the line is wrong whatever the game.
         if let Some(keyword) = command.process_wide().filter(|_| prefixed.is_addressed()) {
-            return error(ProtocolError::ProcessWide(keyword));
+            return self.refused(prefixed, ProtocolError::ProcessWide(keyword));
         }
         if let Some(keyword) = command.unsafe_keyword().filter(|_| self.settings.safe) {
-            return error(ProtocolError::NotAllowed(keyword));
+            return self.refused(prefixed, ProtocolError::NotAllowed(keyword));
         }
-        let settings = self.settings;
-        let record = match prefixed.game.map(NameRef::to_name) {
-            None => &mut self.default,
-            Some(name) => {
-                let open = self.named.len();
-                match self.named.entry(name) {
-                    Entry::Occupied(entry) => entry.into_mut(),
-                    Entry::Vacant(entry)
-                        if prefixed.expected.is_none()
-                            && matches!(
-                                command,
-                                Command::UciNewGame
-                                    | Command::Position { .. }
-                                    | Command::Restore(_)
-                            ) =>
-                    {
-                        return open_game(
-                            entry,
-                            open,
-                            &mut self.settings,
-                            &mut self.clock,
-                            command,
-                        );
-                    }
-                    Entry::Vacant(_) => return error(ProtocolError::UnknownGame(name)),
-                }
-            }
+        let found = match prefixed.game {
+            None => Ok(&mut self.default),
+            Some(name) => self.named.get_mut(&name.to_name()).ok_or(name),
         };
+        let settings = self.settings;
+        let record = match found {
+            Ok(record) => record,
+            Err(name)
+                if prefixed.expected.is_none()
+                    && matches!(
+                        command,
+                        Command::UciNewGame | Command::Position { .. } | Command::Restore(_)
+                    ) =>
+            {
+                return open_game(
+                    &mut self.named,
+                    name.to_name(),
+                    &mut self.settings,
+                    &mut self.clock,
+                    command,
+                );
+            }
+            Err(name) => return (error(ProtocolError::UnknownGame(name.to_name())), None),
+        };
+        let version = Some(record.version);
         if let Some(expected) = prefixed.expected {
             if expected != record.version {
-                return error(ProtocolError::StaleVersion {
+                let stale = ProtocolError::StaleVersion {
                     expected,
                     current: record.version,
-                });
+                };
+                return (error(stale), version);
             }
         }
         let reply = match command {
             Command::Quit => Reply::Quit,
             Command::GoPerft(depth) => {
-                return Step::Job(Box::new(record.perft_job(
-                    &settings,
-                    PerftAnswer::Divide,
-                    depth,
-                )))
+                let job = record.perft_job(&settings, PerftAnswer::Divide, depth);
+                return (Step::Job(Box::new(job)), version);
             }
             Command::Perft(depth) => {
-                return Step::Job(Box::new(record.perft_job(
-                    &settings,
-                    PerftAnswer::Total,
-                    depth,
-                )))
+                let job = record.perft_job(&settings, PerftAnswer::Total, depth);
+                return (Step::Job(Box::new(job)), version);
             }
-            Command::Games => self.games(),
-            Command::Close => self.close(prefixed.game),
+            Command::Games => return (Step::Reply(self.games()), version),
+            Command::Close => {
+                let reply = self.close(prefixed.game);
+                // A named game closed has no version; the default game stays.
+                let version = version.filter(|_| prefixed.game.is_none());
+                return (Step::Reply(reply), version);
+            }
             command => match record.run(&mut self.settings, &mut self.clock, command) {
                 Ok(Some(answer)) => Reply::Answer(answer),
                 Ok(None) => Reply::Silent,
                 Err(error) => Reply::Error(error),
             },
         };
-        Step::Reply(reply)
+        (Step::Reply(reply), Some(record.version))
+    }
+
+    /// A line refused before its game was looked up, with the game's version.
+    fn refused(&self, prefixed: &Prefixed<'_>, e: ProtocolError) -> (Step, Option<Version>) {
+        let version = self.record(prefixed.game).map(|record| record.version);
+        (error(e), version)
     }
 
     fn games(&self) -> Reply {
@@ -370,24 +378,25 @@ impl Session {
 
 /// Opens a named game, `open` games being open, with the command that creates it.
 fn open_game(
-    entry: VacantEntry<'_, GameName, Record>,
-    open: usize,
+    named: &mut HashMap<GameName, Record>,
+    name: GameName,
     settings: &mut Settings,
     clock: &mut VersionClock,
     command: Command<'_>,
-) -> Step {
+) -> (Step, Option<Version>) {
     let max_games = settings.max_games;
-    if open >= max_games as usize {
-        return error(ProtocolError::TooManyGames(max_games));
+    if named.len() >= max_games as usize {
+        return (error(ProtocolError::TooManyGames(max_games)), None);
     }
     // Built aside: a refused position opens nothing.
     let mut record = Record::default();
     match record.run(settings, clock, command) {
         Ok(_) => {
-            entry.insert(record);
-            Step::Reply(Reply::Silent)
+            let version = record.version;
+            named.insert(name, record);
+            (Step::Reply(Reply::Silent), Some(version))
         }
-        Err(e) => error(e),
+        Err(e) => (error(e), None),
     }
 }
 
