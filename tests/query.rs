@@ -204,7 +204,7 @@ fn python_chess_answers_the_questions_alike() {
 
 /// The games of the edits' test files, many times over: annotated games, results to
 /// repair, broken games and duplicates, in several batches.
-fn games_to_edit() -> PathBuf {
+fn games_to_edit(test: &str) -> PathBuf {
     let data = root().join("tests/data/pgn");
     let mut text = String::new();
     for name in [
@@ -218,7 +218,9 @@ fn games_to_edit() -> PathBuf {
         text.push_str(&String::from_utf8_lossy(&bytes));
         text.push_str("\n\n");
     }
-    let path = std::env::temp_dir().join(format!("arbiter-edits-{}.pgn", std::process::id()));
+    // One file per test: tests run side by side, and each removes its file when done.
+    let path =
+        std::env::temp_dir().join(format!("arbiter-edits-{}-{test}.pgn", std::process::id()));
     std::fs::write(&path, text.repeat(300)).expect("write corpus");
     path
 }
@@ -248,7 +250,7 @@ fn run_fed(args: &[String], input: Option<&[u8]>) -> std::process::Output {
 
 #[test]
 fn every_job_count_makes_the_same_edits_byte_for_byte() {
-    let path = games_to_edit();
+    let path = games_to_edit("edits");
     let file = path.display().to_string();
     let bytes = std::fs::read(&path).expect("read corpus");
     let edits: [&[&str]; 9] = [
@@ -295,7 +297,7 @@ fn every_job_count_makes_the_same_edits_byte_for_byte() {
 
 #[test]
 fn every_job_count_writes_the_same_duplicates() {
-    let path = games_to_edit();
+    let path = games_to_edit("duplicates");
     let file = path.display().to_string();
     let bytes = std::fs::read(&path).expect("read corpus");
     let dir = std::env::temp_dir();
