@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use crate::protocol::TempPgn;
+
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
 fn root() -> PathBuf {
@@ -119,7 +121,7 @@ fn words_split_as_a_shell_splits_them() {
 }
 
 /// The games of tests/data/pgn, many times over: enough for several batches.
-fn many_games() -> PathBuf {
+fn many_games() -> TempPgn {
     let data = root().join("tests/data/pgn");
     let mut text = String::new();
     for name in ["query.pgn", "lenient.pgn", "refused.pgn", "chess960.pgn"] {
@@ -127,15 +129,13 @@ fn many_games() -> PathBuf {
         text.push_str(&String::from_utf8_lossy(&bytes));
         text.push_str("\n\n");
     }
-    let path = std::env::temp_dir().join(format!("arbiter-query-{}.pgn", std::process::id()));
-    std::fs::write(&path, text.repeat(400)).expect("write corpus");
-    path
+    TempPgn::new("query-many", text.repeat(400).as_bytes())
 }
 
 #[test]
 fn every_job_count_answers_a_question_byte_for_byte_the_same() {
-    let path = many_games();
-    let file = path.display().to_string();
+    let corpus = many_games();
+    let file = corpus.path();
     let questions = [
         "player ~ \"carlsen\" or n < 40",
         "end = checkmate and plies < 30",
@@ -156,7 +156,6 @@ fn every_job_count_answers_a_question_byte_for_byte_the_same() {
             assert_eq!(one.stderr, two.stderr, "{question} --to {to}: stderr");
         }
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -204,7 +203,7 @@ fn python_chess_answers_the_questions_alike() {
 
 /// The games of the edits' test files, many times over: annotated games, results to
 /// repair, broken games and duplicates, in several batches.
-fn games_to_edit(test: &str) -> PathBuf {
+fn games_to_edit(test: &str) -> TempPgn {
     let data = root().join("tests/data/pgn");
     let mut text = String::new();
     for name in [
@@ -218,11 +217,8 @@ fn games_to_edit(test: &str) -> PathBuf {
         text.push_str(&String::from_utf8_lossy(&bytes));
         text.push_str("\n\n");
     }
-    // One file per test: tests run side by side, and each removes its file when done.
-    let path =
-        std::env::temp_dir().join(format!("arbiter-edits-{}-{test}.pgn", std::process::id()));
-    std::fs::write(&path, text.repeat(300)).expect("write corpus");
-    path
+    // One file per test: tests run side by side, and a file goes when its test ends.
+    TempPgn::new(&format!("query-edits-{test}"), text.repeat(300).as_bytes())
 }
 
 /// One run with stdin from `input` (a file's bytes) or null.
@@ -250,9 +246,9 @@ fn run_fed(args: &[String], input: Option<&[u8]>) -> std::process::Output {
 
 #[test]
 fn every_job_count_makes_the_same_edits_byte_for_byte() {
-    let path = games_to_edit("edits");
-    let file = path.display().to_string();
-    let bytes = std::fs::read(&path).expect("read corpus");
+    let corpus = games_to_edit("edits");
+    let file = corpus.path();
+    let bytes = std::fs::read(&file).expect("read corpus");
     let edits: [&[&str]; 9] = [
         &["--to", "pgn", "--strip", "comments"],
         &["--to", "pgn", "--strip", "nags"],
@@ -292,14 +288,13 @@ fn every_job_count_makes_the_same_edits_byte_for_byte() {
             assert_eq!(one.status.code(), two.status.code(), "{edit:?}");
         }
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
 fn every_job_count_writes_the_same_duplicates() {
-    let path = games_to_edit("duplicates");
-    let file = path.display().to_string();
-    let bytes = std::fs::read(&path).expect("read corpus");
+    let corpus = games_to_edit("duplicates");
+    let file = corpus.path();
+    let bytes = std::fs::read(&file).expect("read corpus");
     let dir = std::env::temp_dir();
     for stdin in [false, true] {
         let mut written = Vec::new();
@@ -320,7 +315,6 @@ fn every_job_count_writes_the_same_duplicates() {
         assert!(!written[0].2.is_empty());
         assert_eq!(written[0], written[1], "stdin {stdin}");
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 /// `--dups` implies `--dedup`, and its file holds each dropped game as it was read, in
