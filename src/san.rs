@@ -354,7 +354,8 @@ impl Position {
         if capture {
             san.push('x');
         }
-        san.push_str(&to.to_string());
+        san.push(to.file().char());
+        san.push(to.rank().char());
         if let Some(role) = m.promotion() {
             san.push('=');
             san.push(role.upper_char());
