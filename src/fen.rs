@@ -533,8 +533,9 @@ impl Position {
         out.push(b' ');
         match self.legal_ep_square() {
             Some(sq) => {
-                out.push(sq.file().char() as u8);
-                out.push(sq.rank().char() as u8);
+                let [file, rank] = sq.name();
+                out.push(file);
+                out.push(rank);
             }
             None => out.push(b'-'),
         }

@@ -354,8 +354,9 @@ impl Position {
         if capture {
             san.push('x');
         }
-        san.push(to.file().char());
-        san.push(to.rank().char());
+        let [file, rank] = to.name();
+        san.push(char::from(file));
+        san.push(char::from(rank));
         if let Some(role) = m.promotion() {
             san.push('=');
             san.push(role.upper_char());

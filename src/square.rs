@@ -233,6 +233,11 @@ impl Square {
             None
         }
     }
+
+    /// The square's name, `e4`, as bytes: what `from_name_bytes` reads.
+    pub const fn name(self) -> [u8; 2] {
+        [self.file().char() as u8, self.rank().char() as u8]
+    }
 }
 
 impl fmt::Display for Square {

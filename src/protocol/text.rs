@@ -135,21 +135,16 @@ pub fn write_status(out: &mut impl Write, standing: &Standing) -> io::Result<()>
     Ok(())
 }
 
-/// A square's name, `e4`, as bytes.
-fn square_name(sq: Square) -> [u8; 2] {
-    [sq.file().char() as u8, sq.rank().char() as u8]
-}
-
 /// A blank, a field's name, a blank and a square.
 fn write_square_field(out: &mut impl Write, name: &[u8], sq: Square) -> io::Result<()> {
     out.write_all(name)?;
-    out.write_all(&square_name(sq))
+    out.write_all(&sq.name())
 }
 
 /// A move's UCI text, `e7e8q`.
 fn write_uci(out: &mut impl Write, uci: &UciMove) -> io::Result<()> {
-    let [a, b] = square_name(uci.from);
-    let [c, d] = square_name(uci.to);
+    let [a, b] = uci.from.name();
+    let [c, d] = uci.to.name();
     match uci.promotion {
         None => out.write_all(&[a, b, c, d]),
         Some(role) => out.write_all(&[a, b, c, d, role.lower_char() as u8]),
