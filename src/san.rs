@@ -354,9 +354,8 @@ impl Position {
         if capture {
             san.push('x');
         }
-        let [file, rank] = to.name();
-        san.push(char::from(file));
-        san.push(char::from(rank));
+        san.push(to.file().char());
+        san.push(to.rank().char());
         if let Some(role) = m.promotion() {
             san.push('=');
             san.push(role.upper_char());
